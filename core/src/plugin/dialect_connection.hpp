@@ -1,0 +1,128 @@
+// DialectConnection: the engine's RAII face of one plugin connection. It turns every TdgStatus
+// into a DialectError, releases every output the plugin hands over, and never lets a plugin
+// see a pointer it could keep.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plugin/plugin.hpp"
+#include "tap-diffgen/dialect_abi.h"
+
+namespace tapdiffgen::core {
+
+/// A failed plugin call: the plugin's one-line message plus its status and SQLSTATE.
+class DialectError : public std::runtime_error {
+public:
+    DialectError(TdgStatus status, const std::string& message, std::string sqlstate,
+                 bool retryable)
+        : std::runtime_error(message),
+          status_(status),
+          sqlstate_(std::move(sqlstate)),
+          retryable_(retryable) {}
+    TdgStatus status() const { return status_; }
+    const std::string& sqlstate() const { return sqlstate_; }
+    bool retryable() const { return retryable_; }
+
+private:
+    TdgStatus status_;
+    std::string sqlstate_;
+    bool retryable_;
+};
+
+/// "UNKNOWN", "NOT_FOUND", ... for messages.
+const char* statusName(TdgStatus status);
+
+/// A table as the user named it; schema empty means the session's default.
+struct TableRef {
+    std::string schema;
+    std::string name;
+
+    /// Splits "schema.table" at the first dot ("table" alone has no schema).
+    static TableRef parse(const std::string& qualified);
+    std::string display() const { return schema.empty() ? name : schema + "." + name; }
+};
+
+struct ColumnDescription {
+    std::string name;
+    int ordinal = 0;
+    TdgValueKind kind = TDG_KIND_TEXT;
+    std::string sqlType;
+    int precision = -1;
+    int scale = -1;
+    bool nullable = true;
+    bool primaryKey = false;
+    std::string jsonSchema;
+};
+
+/// Owns one TdgEventPage.
+class EventPage {
+public:
+    EventPage() = default;
+    explicit EventPage(const TdgEventPage& page) : page_(page) {}
+    EventPage(EventPage&& other) noexcept;
+    EventPage& operator=(EventPage&& other) noexcept;
+    EventPage(const EventPage&) = delete;
+    EventPage& operator=(const EventPage&) = delete;
+    ~EventPage();
+
+    size_t size() const { return static_cast<size_t>(page_.num_events); }
+    bool empty() const { return page_.num_events == 0; }
+    const TdgEvent& operator[](size_t i) const { return page_.events[i]; }
+    const TdgEvent* begin() const { return page_.events; }
+    const TdgEvent* end() const { return page_.events + page_.num_events; }
+    int64_t rangeRowCount() const { return page_.range_row_count; }
+    const TdgHorizonMark& mark() const { return page_.mark; }
+
+private:
+    TdgEventPage page_{};
+};
+
+using LogFunction = std::function<void(int level, const std::string& message)>;
+using BatchCallback = std::function<void(const TdgRowBatch& batch)>;
+
+class DialectConnection {
+public:
+    /// Connects; options are the tap's settings as (key, text value).
+    DialectConnection(std::shared_ptr<const Plugin> plugin,
+                      const std::vector<std::pair<std::string, std::string>>& options,
+                      LogFunction log = {});
+    ~DialectConnection();
+    DialectConnection(const DialectConnection&) = delete;
+    DialectConnection& operator=(const DialectConnection&) = delete;
+
+    const Plugin& plugin() const { return *plugin_; }
+
+    std::string serverVersion();
+    std::vector<ColumnDescription> describeTable(const TableRef& table);
+    EventPage readDiffgenPage(const TableRef& diffgen, int64_t afterId, int64_t upToId,
+                              int64_t limit, const std::vector<std::string>& tableNames);
+    std::optional<int64_t> maxDiffgenId(const TableRef& diffgen);
+    /// Streams rows of `columns` for `keys`; the callback sees batches lent for its duration.
+    /// An exception thrown by the callback stops the read and is rethrown here.
+    void fetchRows(const TableRef& table, const std::vector<std::string>& columns,
+                   const std::string& keyColumn, const std::vector<std::string>& keys,
+                   const BatchCallback& onBatch, int64_t batchRows = 0);
+    void scanTable(const TableRef& table, const std::vector<std::string>& columns,
+                   const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
+    /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).
+    std::optional<bool> checkHorizon(TdgHorizonMark& mark);
+    /// Thread-safe: interrupts the running call, best effort.
+    void cancel();
+
+private:
+    std::shared_ptr<const Plugin> plugin_;
+    TdgConnection* connection_ = nullptr;
+    LogFunction log_;
+
+    [[noreturn]] void fail(TdgStatus status, TdgError& error, const std::string& context);
+    void check(TdgStatus status, TdgError& error, const std::string& context);
+};
+
+}  // namespace tapdiffgen::core

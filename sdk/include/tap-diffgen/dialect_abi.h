@@ -1,0 +1,450 @@
+/*
+ * tap-diffgen dialect driver ABI, version 1.
+ *
+ * This header is the specification of the boundary between the tap-diffgen engine (the host)
+ * and a dialect driver (a shared library, the plugin). It is plain C on purpose: no C++ type,
+ * no exception and no allocator crosses it, so a plugin may be built with another compiler,
+ * another standard library, or bundle its own database client.
+ *
+ * Loading
+ *   The host dlopen()s the plugin with RTLD_NOW | RTLD_LOCAL and never unloads it. It reads
+ *   tdg_plugin_info() first, before anything is initialised, to learn the ABI versions the
+ *   plugin speaks; it then calls tdg_driver_init() with the newest version both sides know.
+ *
+ * Versioning
+ *   TdgDriver is append-only. A member added later is documented with the ABI version that
+ *   introduced it ("since 2"). A plugin built for version N, asked for version N, fills members
+ *   up to and including those of N and nothing else. A host that asks for an older version reads
+ *   only that prefix. Optional members may be NULL; the host then uses the documented fallback.
+ *
+ * Ownership (the same rule everywhere)
+ *   - Inputs are borrowed: the plugin must not keep a pointer it was given past the call.
+ *   - Every output structure that owns memory carries its own release() callback; the consumer
+ *     calls it exactly once when done (release may be NULL when there is nothing to free).
+ *     After release the structure is zeroed by the producer.
+ *   - Row batches are lent to a sink callback for the duration of that callback only.
+ *   - Strings are UTF-8. Where a length is given the string need not be NUL-terminated and may
+ *     contain NUL bytes; elsewhere it is NUL-terminated.
+ *
+ * Errors
+ *   Every fallible function returns a TdgStatus and fills the TdgError it was handed. The host
+ *   passes a zeroed TdgError; on failure the plugin sets message (and release). Plugins never
+ *   let an exception, a longjmp or a signal escape a call.
+ *
+ * Threads
+ *   A connection is used by one thread at a time, except TdgDriver.cancel, which may be called
+ *   from any thread while another call on the same connection runs.
+ */
+#ifndef TAP_DIFFGEN_DIALECT_ABI_H
+#define TAP_DIFFGEN_DIALECT_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The newest ABI version this header describes. */
+#define TDG_ABI_VERSION_1 1
+#define TDG_ABI_VERSION TDG_ABI_VERSION_1
+
+/** Names of the two symbols every plugin exports. */
+#define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
+#define TDG_DRIVER_INIT_SYMBOL "tdg_driver_init"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes and errors                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Result of every fallible call. Fixed-width so the ABI never depends on enum size. */
+typedef int32_t TdgStatus;
+
+#define TDG_OK 0
+/** Anything not covered below. */
+#define TDG_UNKNOWN 1
+/** The function, option or value kind is not supported by this plugin. */
+#define TDG_NOT_IMPLEMENTED 2
+/** A table, column, schema or database does not exist. */
+#define TDG_NOT_FOUND 3
+/** A caller error: a NULL where a value is required, a bad option value, a bad identifier. */
+#define TDG_INVALID_ARGUMENT 4
+/** Called in the wrong state, e.g. on a closed connection. */
+#define TDG_INVALID_STATE 5
+/** Network or server failure: connection refused, lost, timed out. Usually retryable. */
+#define TDG_IO 6
+/** Authentication failed (wrong user or password, SSL certificate refused). */
+#define TDG_UNAUTHENTICATED 7
+/** The user lacks a privilege. */
+#define TDG_UNAUTHORIZED 8
+/** Stopped by TdgDriver.cancel or by a sink that asked to stop. */
+#define TDG_CANCELLED 9
+/** A value could not be represented (e.g. an unparsable key). */
+#define TDG_INVALID_DATA 10
+/** A bug inside the plugin. */
+#define TDG_INTERNAL 11
+
+/** A failure's description. Produced by the plugin, released by the host. */
+typedef struct TdgError {
+    /** One line, UTF-8, NUL-terminated; never contains a password. NULL when no error. */
+    char* message;
+    /** Five-character SQLSTATE plus NUL, or all zero when unknown. */
+    char sqlstate[6];
+    /** Non-zero when the same call may succeed if tried again after reconnecting. */
+    uint8_t retryable;
+    uint8_t reserved_[1];
+    /** The database client's own error number, or 0. */
+    int32_t vendor_code;
+    /** Frees message and private_data; NULL when nothing is owned. */
+    void (*release)(struct TdgError* error);
+    void* private_data;
+} TdgError;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The info block                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Static description of a plugin, readable before anything is initialised. */
+typedef struct TdgPluginInfo {
+    /** sizeof(TdgPluginInfo) as the plugin was compiled; fields beyond it are absent. */
+    uint32_t struct_size;
+    /** Oldest and newest ABI version the plugin can fill (inclusive). */
+    int32_t abi_version_min;
+    int32_t abi_version_max;
+    /** Canonical dialect name, lower case: the value of sql_dialect that selects it. */
+    const char* dialect_name;
+    /** Other accepted names, NULL-terminated list (may be NULL). */
+    const char* const* aliases;
+    /** The plugin's own version, and the SDK version it was built with ("1.2.3"). */
+    const char* plugin_version;
+    const char* sdk_version;
+    /** One line for humans, e.g. "PostgreSQL 12+ via libpq". */
+    const char* description;
+} TdgPluginInfo;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Values                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * The kind of a value, and of a column. Text forms are what the engine writes to JSON, so the
+ * plugin normalises them:
+ *  NULL         no value.
+ *  BOOL         i64 is 0 or 1.
+ *  INT64        i64 holds the value.
+ *  DECIMAL      data/size: a valid JSON number literal with the exact digits ("1234567890.12",
+ *               "18446744073709551615", "-0.5", "1e-7"); used for numerics, unsigned 64-bit
+ *               integers and floating point (shortest round-trip form). Never NaN or Infinity:
+ *               those are sent as NULL.
+ *  TEXT         data/size: UTF-8 text (invalid sequences are replaced by the engine).
+ *  BYTES        data/size: raw bytes; the engine writes lowercase hex.
+ *  JSON         data/size: one JSON document as text, embedded as JSON by the engine.
+ *  DATE         data/size: "YYYY-MM-DD".
+ *  TIME         data/size: "HH:MM:SS[.ffffff][+HH:MM]" (hours may exceed 24 for MySQL TIME).
+ *  TIMESTAMP    data/size: "YYYY-MM-DDTHH:MM:SS[.ffffff]" with no offset, meaning UTC; the
+ *               engine appends "+00:00".
+ *  TIMESTAMPTZ  data/size: "YYYY-MM-DDTHH:MM:SS[.ffffff]+HH:MM", the instant with its offset.
+ */
+typedef int32_t TdgValueKind;
+#define TDG_KIND_NULL 0
+#define TDG_KIND_BOOL 1
+#define TDG_KIND_INT64 2
+#define TDG_KIND_DECIMAL 3
+#define TDG_KIND_TEXT 4
+#define TDG_KIND_BYTES 5
+#define TDG_KIND_JSON 6
+#define TDG_KIND_DATE 7
+#define TDG_KIND_TIME 8
+#define TDG_KIND_TIMESTAMP 9
+#define TDG_KIND_TIMESTAMPTZ 10
+
+/** One value. 32 bytes on every 64-bit platform. */
+typedef struct TdgCell {
+    TdgValueKind kind;
+    int32_t reserved_;
+    /** BOOL and INT64. */
+    int64_t i64;
+    /** Every text-carrying kind: borrowed from the producer, valid as long as its owner. */
+    const char* data;
+    uint64_t size;
+} TdgCell;
+
+/** A block of rows, row-major: cell (r, c) is cells[r * num_columns + c]. */
+typedef struct TdgRowBatch {
+    int64_t num_rows;
+    int32_t num_columns;
+    int32_t reserved_;
+    const TdgCell* cells;
+} TdgRowBatch;
+
+/**
+ * Receives row batches. The batch and everything it points to are lent for the duration of the
+ * call only. Return 0 to continue; any other value stops the read, and the plugin then returns
+ * TDG_CANCELLED from the call that was streaming (after leaving its connection usable).
+ */
+typedef int32_t (*TdgBatchSink)(void* sink_context, const TdgRowBatch* batch);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Connections                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A setting as key and text value. Numbers and booleans are given in their JSON text form. */
+typedef struct TdgOption {
+    const char* key;
+    const char* value;
+} TdgOption;
+
+/** Log levels for TdgConnectParams.log. */
+#define TDG_LOG_DEBUG 10
+#define TDG_LOG_INFO 20
+#define TDG_LOG_WARNING 30
+#define TDG_LOG_ERROR 40
+
+/**
+ * Everything connect() receives. Options carry the tap's settings: at least sql_dialect, host,
+ * port (absent = dialect default), user, password, database, connect_timeout (seconds), and
+ * every dialect-specific setting the user gave (ssl_mode, ssl_root_cert, ssl_cert, ssl_key, ...).
+ * A plugin ignores keys it does not know.
+ */
+typedef struct TdgConnectParams {
+    uint32_t struct_size;
+    int32_t num_options;
+    const TdgOption* options;
+    /** Host's logger, callable from any thread during any call; may be NULL. */
+    void (*log)(void* log_context, int32_t level, const char* message);
+    void* log_context;
+} TdgConnectParams;
+
+/** A plugin's connection; opaque to the host. */
+typedef struct TdgConnection TdgConnection;
+
+/** A table name as the user wrote it, split. schema is NULL for the session's default. */
+typedef struct TdgTableRef {
+    const char* schema;
+    const char* name;
+} TdgTableRef;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Introspection                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/** One column of a table, as the database reports it. */
+typedef struct TdgColumn {
+    /** Exact name (case preserved). */
+    const char* name;
+    /** 1-based position in the table. */
+    int32_t ordinal;
+    /** How values of this column arrive in row batches (TDG_KIND_*, never TDG_KIND_NULL). */
+    TdgValueKind value_kind;
+    /** The full SQL type as the database spells it: "numeric(12,4)", "tinyint(1)". */
+    const char* sql_type;
+    /** Numeric precision and scale; -1 when not applicable or unbounded. */
+    int32_t precision;
+    int32_t scale;
+    uint8_t nullable;
+    uint8_t primary_key;
+    uint8_t reserved_[6];
+    /**
+     * The column's JSON Schema as a JSON object text, without nullability (the engine adds
+     * "null" to the type of every non-key column), e.g. {"type":"number","multipleOf":0.0001}.
+     */
+    const char* json_schema;
+} TdgColumn;
+
+/** The columns of one table, in ordinal order. */
+typedef struct TdgColumnList {
+    int32_t num_columns;
+    int32_t reserved_;
+    const TdgColumn* columns;
+    void (*release)(struct TdgColumnList* list);
+    void* private_data;
+} TdgColumnList;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The diffgen log                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/** op values of TdgEvent. Anything else is passed through as read, for the engine to judge. */
+#define TDG_OP_INSERT 'i'
+#define TDG_OP_UPDATE 'u'
+#define TDG_OP_DELETE 'd'
+
+/** One diffgen row. */
+typedef struct TdgEvent {
+    int64_t id;
+    /** diffgen.op's first character; 0 when op is NULL or empty. */
+    char op;
+    /** Non-zero when diffgen.table_id is NULL (table_id is then NULL too). */
+    uint8_t table_id_is_null;
+    uint8_t reserved_[6];
+    /** diffgen.tablename exactly as stored. */
+    const char* table_name;
+    /** diffgen.table_id as text (an integer key is its decimal digits). */
+    const char* table_id;
+    uint64_t table_id_size;
+    /** diffgen.ts_created as TIMESTAMPTZ text ("...+00:00"); NULL when NULL. */
+    const char* ts_created;
+} TdgEvent;
+
+/**
+ * Opaque proof of what may still be in flight, taken in the same snapshot as a page read.
+ * Meaning is private to the plugin; the host only stores it, compares nothing, and hands it back
+ * to check_horizon. All zero means "no mark" (the plugin cannot tell).
+ */
+typedef struct TdgHorizonMark {
+    int64_t words[4];
+} TdgHorizonMark;
+
+/** What read_diffgen_page reads. */
+typedef struct TdgPageRequest {
+    uint32_t struct_size;
+    int32_t num_table_names;
+    /** The diffgen table itself. */
+    TdgTableRef diffgen;
+    /** Events with after_id < id <= up_to_id (use INT64_MAX for "no upper bound"). */
+    int64_t after_id;
+    int64_t up_to_id;
+    /** At most this many events, the lowest ids first. */
+    int64_t limit;
+    /** Only events whose tablename equals one of these (exact, case-sensitive). */
+    const char* const* table_names;
+} TdgPageRequest;
+
+/** One page of events, ascending id. */
+typedef struct TdgEventPage {
+    int64_t num_events;
+    const TdgEvent* events;
+    /**
+     * The number of diffgen rows of ANY table with after_id < id <= (last event's id), counted in
+     * the same snapshot as the events; -1 when the plugin cannot tell. When it equals
+     * (last id - after_id) the range has no gap, and nothing can appear in it later.
+     */
+    int64_t range_row_count;
+    /** Taken in the same snapshot as the events (see check_horizon). */
+    TdgHorizonMark mark;
+    void (*release)(struct TdgEventPage* page);
+    void* private_data;
+} TdgEventPage;
+
+/** Results of check_horizon. */
+#define TDG_HORIZON_PENDING 0
+#define TDG_HORIZON_FINAL 1
+
+/* ------------------------------------------------------------------------------------------ */
+/* Row reads                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Fetch the current rows of a table for a set of keys. Rows come back in any order; keys with
+ * no row are simply absent. The key column is always one of the columns requested.
+ */
+typedef struct TdgFetchRequest {
+    uint32_t struct_size;
+    int32_t num_columns;
+    TdgTableRef table;
+    /** Columns to return, in this order (exact names, as describe_table reported). */
+    const char* const* columns;
+    /** The key column (exact name). */
+    const char* key_column;
+    /** The keys, as text (decimal digits for integer keys); the plugin binds them typed. */
+    int64_t num_keys;
+    const char* const* keys;
+    const uint64_t* key_sizes;
+    /** Preferred rows per batch handed to the sink (0 = plugin's choice). */
+    int64_t batch_rows;
+} TdgFetchRequest;
+
+/** Read every current row of a table in bounded batches (ordered by key when possible). */
+typedef struct TdgScanRequest {
+    uint32_t struct_size;
+    int32_t num_columns;
+    TdgTableRef table;
+    const char* const* columns;
+    const char* key_column;
+    int64_t batch_rows;
+} TdgScanRequest;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The function table                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct TdgDriver {
+    /** Set by the host: sizeof(TdgDriver) as the host was compiled. */
+    uint32_t struct_size;
+    /** Set by the plugin: the ABI version it filled. */
+    int32_t abi_version;
+
+    /* ---- since 1 ---------------------------------------------------------------------- */
+
+    /**
+     * Open a connection. Sessions are read-only and autocommit (no read transaction is ever
+     * left open), in UTC, UTF-8 (MySQL: utf8mb4). On failure *out is left NULL.
+     */
+    TdgStatus (*connect)(const TdgConnectParams* params, TdgConnection** out, TdgError* error);
+
+    /** Close and free a connection. NULL is allowed. Never fails. */
+    void (*close)(TdgConnection* connection);
+
+    /** Write the server's version ("PostgreSQL 15.18") into buffer, truncated, NUL-terminated. */
+    TdgStatus (*server_version)(TdgConnection* connection, char* buffer, size_t buffer_size,
+                                TdgError* error);
+
+    /** Columns of a table, ordinal order; TDG_NOT_FOUND naming the table when it is missing. */
+    TdgStatus (*describe_table)(TdgConnection* connection, const TdgTableRef* table,
+                                TdgColumnList* out, TdgError* error);
+
+    /** Read one page of the diffgen log (see TdgPageRequest, TdgEventPage). */
+    TdgStatus (*read_diffgen_page)(TdgConnection* connection, const TdgPageRequest* request,
+                                   TdgEventPage* out, TdgError* error);
+
+    /**
+     * The highest diffgen id (any table), or *is_empty = 1 when the log is empty. Used to
+     * start a snapshot and to report lag.
+     */
+    TdgStatus (*max_diffgen_id)(TdgConnection* connection, const TdgTableRef* diffgen,
+                                int64_t* out_max_id, int32_t* out_is_empty, TdgError* error);
+
+    /** Current rows for a batch of keys, streamed to sink. */
+    TdgStatus (*fetch_rows)(TdgConnection* connection, const TdgFetchRequest* request,
+                            TdgBatchSink sink, void* sink_context, TdgError* error);
+
+    /** Every current row of a table, streamed to sink in bounded memory. */
+    TdgStatus (*scan_table)(TdgConnection* connection, const TdgScanRequest* request,
+                            TdgBatchSink sink, void* sink_context, TdgError* error);
+
+    /**
+     * Optional (NULL = not supported; the engine then treats an id range as final only when it
+     * has no gap, and otherwise waits for the settle time the user configured).
+     *
+     * Is everything that was in flight when `mark` was taken now finished (committed or rolled
+     * back), so that ids missing from that page's range can never appear? Sets *out_state to
+     * TDG_HORIZON_FINAL or TDG_HORIZON_PENDING. When pending, the plugin may replace *next with
+     * a successor mark that the host must use for the following checks (two-phase protocols);
+     * otherwise it copies mark into next.
+     */
+    TdgStatus (*check_horizon)(TdgConnection* connection, const TdgHorizonMark* mark,
+                               int32_t* out_state, TdgHorizonMark* next, TdgError* error);
+
+    /** Ask the running call on this connection to stop soon (any thread). Best effort. */
+    TdgStatus (*cancel)(TdgConnection* connection, TdgError* error);
+} TdgDriver;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Entry points (exported by the plugin with C linkage and default visibility)                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Returns the plugin's static info block. Never NULL, never fails, does no work. */
+typedef const TdgPluginInfo* (*TdgPluginInfoFn)(void);
+
+/**
+ * Fill `driver` for ABI `version`. driver->struct_size is set by the host beforehand; the plugin
+ * fills no member that lies beyond it. Returns TDG_NOT_IMPLEMENTED when it cannot speak
+ * `version`, leaving the table untouched.
+ */
+typedef TdgStatus (*TdgDriverInitFn)(int32_t version, TdgDriver* driver, TdgError* error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TAP_DIFFGEN_DIALECT_ABI_H */

@@ -1,0 +1,57 @@
+// IDialectDriver: the C++ face of the dialect ABI for plugin authors. Derive from it, give the
+// class a constructor taking `const ConnectOptions&` that opens the connection, and export it
+// with TAP_DIFFGEN_EXPORT_DRIVER (export.hpp). One instance is one connection.
+//
+// Every member may throw: DriverError carries its status, SQLSTATE and retryable flag across;
+// any other exception becomes TDG_INTERNAL (std::exception) or TDG_UNKNOWN with its what().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/event_page.hpp"
+#include "tap-diffgen/sdk/row_batch_builder.hpp"
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::sdk {
+
+/// Outcome of checkHorizon; see TdgDriver.check_horizon.
+enum class HorizonState { Pending, Final };
+
+class IDialectDriver {
+public:
+    virtual ~IDialectDriver() = default;
+
+    /// "PostgreSQL 15.18".
+    virtual std::string serverVersion() = 0;
+
+    /// Columns in ordinal order; throw notFound("table 'x' does not exist") when missing.
+    virtual std::vector<ColumnInfo> describeTable(const TableName& table) = 0;
+
+    /// Fills `page` with events after request.afterId (see TdgPageRequest / TdgEventPage).
+    virtual void readDiffgenPage(const PageRequest& request, EventPage& page) = 0;
+
+    /// Highest diffgen id of any table, nullopt when the log is empty.
+    virtual std::optional<int64_t> maxDiffgenId(const TableName& diffgen) = 0;
+
+    /// Current rows for request.keys, added to `rows` (one cell per requested column).
+    virtual void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) = 0;
+
+    /// Every current row of the table, in bounded memory.
+    virtual void scanTable(const ScanRequest& request, RowBatchBuilder& rows) = 0;
+
+    /// Default: not supported (the engine falls back to its settle time).
+    virtual HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
+        (void)mark;
+        (void)next;
+        throw notImplemented("this dialect cannot tell whether diffgen gaps are final");
+    }
+
+    /// Called from another thread to interrupt a running call. Default: nothing to do.
+    virtual void cancel() {}
+};
+
+}  // namespace tapdiffgen::sdk

@@ -1,0 +1,214 @@
+// TAP_DIFFGEN_EXPORT_DRIVER: generates a plugin's two C entry points from an IDialectDriver
+// subclass. The trampolines below catch every exception, so nothing but a TdgStatus and a
+// TdgError ever leaves the plugin.
+//
+//     class MyDriver : public tapdiffgen::sdk::IDialectDriver {
+//     public:
+//         explicit MyDriver(const tapdiffgen::sdk::ConnectOptions& options);
+//         ...
+//     };
+//     TAP_DIFFGEN_EXPORT_DRIVER(MyDriver, "mydb", TAP_DIFFGEN_ALIASES("my"), "1.0.0",
+//                               "MyDB via libmydb")
+#pragma once
+
+#include <memory>
+#include <new>
+
+#include "tap-diffgen/dialect_abi.h"
+#include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/version.hpp"
+
+#define TDG_PLUGIN_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace tapdiffgen::sdk::detail {
+
+/// Runs `body`, turning any exception into a status and an error.
+template <typename Body>
+TdgStatus guarded(TdgError* error, Body&& body) noexcept {
+    try {
+        body();
+        return TDG_OK;
+    } catch (const DriverError& failure) {
+        setError(error, failure);
+        return failure.status();
+    } catch (const std::bad_alloc&) {
+        setError(error, TDG_INTERNAL, "out of memory");
+        return TDG_INTERNAL;
+    } catch (const std::exception& failure) {
+        setError(error, TDG_INTERNAL, failure.what());
+        return TDG_INTERNAL;
+    } catch (...) {
+        setError(error, TDG_UNKNOWN, "unknown exception in dialect driver");
+        return TDG_UNKNOWN;
+    }
+}
+
+inline IDialectDriver& self(TdgConnection* connection) {
+    if (connection == nullptr) throw DriverError(TDG_INVALID_STATE, "connection is NULL");
+    return *reinterpret_cast<IDialectDriver*>(connection);
+}
+
+void releaseColumnList(TdgColumnList* list);
+void publishColumns(std::vector<ColumnInfo> columns, TdgColumnList* out);
+PageRequest toPageRequest(const TdgPageRequest& request);
+FetchRequest toFetchRequest(const TdgFetchRequest& request);
+ScanRequest toScanRequest(const TdgScanRequest& request);
+void requireNonNull(const void* pointer, const char* what);
+
+template <typename Driver>
+struct Trampolines {
+    static TdgStatus connect(const TdgConnectParams* params, TdgConnection** out,
+                             TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(params, "connect params");
+            requireNonNull(out, "connection output");
+            *out = nullptr;
+            ConnectOptions options(*params);
+            IDialectDriver* driver = new Driver(options);
+            *out = reinterpret_cast<TdgConnection*>(driver);
+        });
+    }
+    static void close(TdgConnection* connection) noexcept {
+        try {
+            delete reinterpret_cast<IDialectDriver*>(connection);
+        } catch (...) {
+        }
+    }
+    static TdgStatus serverVersion(TdgConnection* connection, char* buffer, size_t size,
+                                   TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(buffer, "buffer");
+            if (size == 0) throw invalidArgument("buffer size is 0");
+            std::string version = self(connection).serverVersion();
+            size_t n = version.size() < size - 1 ? version.size() : size - 1;
+            version.copy(buffer, n);
+            buffer[n] = '\0';
+        });
+    }
+    static TdgStatus describeTable(TdgConnection* connection, const TdgTableRef* table,
+                                   TdgColumnList* out, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(table, "table");
+            requireNonNull(table->name, "table name");
+            requireNonNull(out, "column list output");
+            publishColumns(self(connection).describeTable(TableName::fromRef(*table)), out);
+        });
+    }
+    static TdgStatus readDiffgenPage(TdgConnection* connection, const TdgPageRequest* request,
+                                     TdgEventPage* out, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(request, "page request");
+            requireNonNull(out, "page output");
+            auto page = std::make_unique<EventPage>();
+            self(connection).readDiffgenPage(toPageRequest(*request), *page);
+            EventPage::publish(std::move(page), out);
+        });
+    }
+    static TdgStatus maxDiffgenId(TdgConnection* connection, const TdgTableRef* diffgen,
+                                  int64_t* maxId, int32_t* isEmpty, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(diffgen, "diffgen table");
+            requireNonNull(diffgen->name, "diffgen table name");
+            requireNonNull(maxId, "max id output");
+            requireNonNull(isEmpty, "is-empty output");
+            auto found = self(connection).maxDiffgenId(TableName::fromRef(*diffgen));
+            *isEmpty = found ? 0 : 1;
+            *maxId = found.value_or(0);
+        });
+    }
+    static TdgStatus fetchRows(TdgConnection* connection, const TdgFetchRequest* request,
+                               TdgBatchSink sink, void* context, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(request, "fetch request");
+            requireNonNull(reinterpret_cast<const void*>(sink), "sink");
+            FetchRequest typed = toFetchRequest(*request);
+            RowBatchBuilder rows(sink, context, request->num_columns,
+                                 request->batch_rows > 0 ? request->batch_rows : 2048);
+            self(connection).fetchRows(typed, rows);
+            rows.flush();
+        });
+    }
+    static TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request,
+                               TdgBatchSink sink, void* context, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(request, "scan request");
+            requireNonNull(reinterpret_cast<const void*>(sink), "sink");
+            ScanRequest typed = toScanRequest(*request);
+            RowBatchBuilder rows(sink, context, request->num_columns,
+                                 request->batch_rows > 0 ? request->batch_rows : 2048);
+            self(connection).scanTable(typed, rows);
+            rows.flush();
+        });
+    }
+    static TdgStatus checkHorizon(TdgConnection* connection, const TdgHorizonMark* mark,
+                                  int32_t* state, TdgHorizonMark* next,
+                                  TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(mark, "mark");
+            requireNonNull(state, "state output");
+            requireNonNull(next, "next mark output");
+            *next = *mark;
+            HorizonState result = self(connection).checkHorizon(*mark, *next);
+            *state = result == HorizonState::Final ? TDG_HORIZON_FINAL : TDG_HORIZON_PENDING;
+        });
+    }
+    static TdgStatus cancel(TdgConnection* connection, TdgError* error) noexcept {
+        return guarded(error, [&] { self(connection).cancel(); });
+    }
+
+    static TdgStatus init(int32_t version, TdgDriver* driver, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(driver, "driver table");
+            if (version < TDG_ABI_VERSION_1 || version > TDG_ABI_VERSION) {
+                throw notImplemented("this plugin speaks ABI version " +
+                                     std::to_string(TDG_ABI_VERSION_1) + " to " +
+                                     std::to_string(TDG_ABI_VERSION) + ", not " +
+                                     std::to_string(version));
+            }
+            if (driver->struct_size < sizeof(TdgDriver)) {
+                throw invalidArgument("driver table is smaller than ABI version 1 requires");
+            }
+            driver->abi_version = TDG_ABI_VERSION_1;
+            driver->connect = &connect;
+            driver->close = &close;
+            driver->server_version = &serverVersion;
+            driver->describe_table = &describeTable;
+            driver->read_diffgen_page = &readDiffgenPage;
+            driver->max_diffgen_id = &maxDiffgenId;
+            driver->fetch_rows = &fetchRows;
+            driver->scan_table = &scanTable;
+            driver->check_horizon = &checkHorizon;
+            driver->cancel = &cancel;
+        });
+    }
+};
+
+}  // namespace tapdiffgen::sdk::detail
+
+/// A NULL-terminated alias list for TAP_DIFFGEN_EXPORT_DRIVER.
+#define TAP_DIFFGEN_ALIASES(...) \
+    { __VA_ARGS__, nullptr }
+#define TAP_DIFFGEN_NO_ALIASES \
+    { nullptr }
+
+/// Defines tdg_plugin_info and tdg_driver_init for DriverClass.
+#define TAP_DIFFGEN_EXPORT_DRIVER(DriverClass, dialectName, aliasList, pluginVersion,         \
+                                  descriptionText)                                            \
+    TDG_PLUGIN_EXPORT const TdgPluginInfo* tdg_plugin_info(void) {                            \
+        static const char* const aliases[] = aliasList;                                       \
+        static const TdgPluginInfo info = {sizeof(TdgPluginInfo),                             \
+                                           TDG_ABI_VERSION_1,                                 \
+                                           TDG_ABI_VERSION,                                   \
+                                           dialectName,                                       \
+                                           aliases,                                           \
+                                           pluginVersion,                                     \
+                                           TAP_DIFFGEN_SDK_VERSION,                           \
+                                           descriptionText};                                  \
+        return &info;                                                                         \
+    }                                                                                         \
+    TDG_PLUGIN_EXPORT TdgStatus tdg_driver_init(int32_t version, TdgDriver* driver,           \
+                                                TdgError* error) {                            \
+        return ::tapdiffgen::sdk::detail::Trampolines<DriverClass>::init(version, driver,     \
+                                                                         error);              \
+    }

@@ -1,0 +1,59 @@
+// Collects rows into TdgRowBatch blocks and hands each full block to the host's sink, so a
+// driver streams any result in bounded memory without one call per row.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tap-diffgen/dialect_abi.h"
+
+namespace tapdiffgen::sdk {
+
+class RowBatchBuilder {
+public:
+    /// rowsPerBatch and bytesPerBatch bound a block; whichever is reached first flushes it.
+    RowBatchBuilder(TdgBatchSink sink, void* sinkContext, int numColumns,
+                    int64_t rowsPerBatch = 2048, size_t bytesPerBatch = 8u << 20);
+
+    int numColumns() const { return numColumns_; }
+
+    void addNull();
+    void addBool(bool value);
+    void addInt64(int64_t value);
+    /// Any text-carrying kind (DECIMAL, TEXT, BYTES, JSON, DATE, TIME, TIMESTAMP, TIMESTAMPTZ).
+    void addText(TdgValueKind kind, std::string_view value);
+    /// Starts a text cell that the caller appends to the returned buffer (no temporary string);
+    /// endText() closes it. Nothing else may be added in between.
+    std::string& beginText(TdgValueKind kind);
+    void endText();
+
+    /// Ends a row (checks the cell count) and flushes when the block is full.
+    void endRow();
+    /// Sends what is pending. Throws DriverError(TDG_CANCELLED) when the sink asks to stop.
+    void flush();
+    int64_t rowsSent() const { return rowsSent_; }
+
+private:
+    struct PendingCell {
+        TdgValueKind kind;
+        int64_t i64;
+        size_t offset;  // into arena_, for text kinds
+        size_t size;
+    };
+
+    TdgBatchSink sink_;
+    void* sinkContext_;
+    int numColumns_;
+    int64_t rowsPerBatch_;
+    size_t bytesPerBatch_;
+    std::vector<PendingCell> pending_;
+    std::string arena_;
+    std::vector<TdgCell> cells_;
+    int64_t rows_ = 0;
+    int64_t rowsSent_ = 0;
+    bool inText_ = false;
+};
+
+}  // namespace tapdiffgen::sdk

@@ -1,0 +1,90 @@
+// C++ views of the ABI's requests, as IDialectDriver receives them. Views borrow from the
+// C structures for the duration of one call.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tap-diffgen/dialect_abi.h"
+
+namespace tapdiffgen::sdk {
+
+/// A table name split into an optional schema and a name, exactly as configured.
+struct TableName {
+    std::optional<std::string> schema;
+    std::string name;
+
+    static TableName fromRef(const TdgTableRef& ref);
+    /// "schema.name" or "name", for messages.
+    std::string display() const;
+};
+
+/// The settings connect() received, with typed accessors.
+class ConnectOptions {
+public:
+    ConnectOptions() = default;
+    explicit ConnectOptions(const TdgConnectParams& params);
+
+    bool has(const std::string& key) const;
+    /// The value, or `fallback` when absent or empty.
+    std::string get(const std::string& key, const std::string& fallback = {}) const;
+    /// The value as an integer; throws DriverError(TDG_INVALID_ARGUMENT) naming the key.
+    long long getInt(const std::string& key, long long fallback) const;
+    const std::map<std::string, std::string>& all() const { return values_; }
+
+    /// Sends a line to the host's log (stderr of the tap).
+    void log(int level, const std::string& message) const;
+    void warn(const std::string& message) const { log(TDG_LOG_WARNING, message); }
+    void debug(const std::string& message) const { log(TDG_LOG_DEBUG, message); }
+
+private:
+    std::map<std::string, std::string> values_;
+    void (*logFn_)(void*, int32_t, const char*) = nullptr;
+    void* logContext_ = nullptr;
+};
+
+/// A column as describe_table reports it; jsonSchema without the null type.
+struct ColumnInfo {
+    std::string name;
+    int ordinal = 0;
+    TdgValueKind kind = TDG_KIND_TEXT;
+    std::string sqlType;
+    int precision = -1;
+    int scale = -1;
+    bool nullable = true;
+    bool primaryKey = false;
+    std::string jsonSchema;
+};
+
+/// See TdgPageRequest.
+struct PageRequest {
+    TableName diffgen;
+    int64_t afterId = 0;
+    int64_t upToId = INT64_MAX;
+    int64_t limit = 0;
+    std::vector<std::string_view> tableNames;
+};
+
+/// See TdgFetchRequest. Keys are text; the driver binds them with the key column's type.
+struct FetchRequest {
+    TableName table;
+    std::vector<std::string_view> columns;
+    std::string_view keyColumn;
+    std::vector<std::string_view> keys;
+    int64_t batchRows = 0;
+};
+
+/// See TdgScanRequest.
+struct ScanRequest {
+    TableName table;
+    std::vector<std::string_view> columns;
+    std::string_view keyColumn;
+    int64_t batchRows = 0;
+};
+
+}  // namespace tapdiffgen::sdk

@@ -1,0 +1,109 @@
+// Conversions used by the trampolines in export.hpp, compiled once into the SDK library.
+#include <cstring>
+#include <vector>
+
+#include "tap-diffgen/sdk/export.hpp"
+
+namespace tapdiffgen::sdk::detail {
+
+void requireNonNull(const void* pointer, const char* what) {
+    if (pointer == nullptr) throw invalidArgument(std::string(what) + " is NULL");
+}
+
+namespace {
+
+struct OwnedColumns {
+    std::vector<ColumnInfo> infos;
+    std::vector<TdgColumn> columns;
+};
+
+std::vector<std::string_view> views(const char* const* items, int64_t count, const char* what) {
+    if (count < 0) throw invalidArgument(std::string(what) + " count is negative");
+    if (count > 0) requireNonNull(items, what);
+    std::vector<std::string_view> out;
+    out.reserve(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+        requireNonNull(items[i], what);
+        out.emplace_back(items[i]);
+    }
+    return out;
+}
+
+}  // namespace
+
+void releaseColumnList(TdgColumnList* list) {
+    if (list == nullptr) return;
+    delete static_cast<OwnedColumns*>(list->private_data);
+    std::memset(list, 0, sizeof(*list));
+}
+
+void publishColumns(std::vector<ColumnInfo> columns, TdgColumnList* out) {
+    auto owned = std::make_unique<OwnedColumns>();
+    owned->infos = std::move(columns);
+    for (const ColumnInfo& info : owned->infos) {
+        TdgColumn column{};
+        column.name = info.name.c_str();
+        column.ordinal = info.ordinal;
+        column.value_kind = info.kind;
+        column.sql_type = info.sqlType.c_str();
+        column.precision = info.precision;
+        column.scale = info.scale;
+        column.nullable = info.nullable ? 1 : 0;
+        column.primary_key = info.primaryKey ? 1 : 0;
+        column.json_schema = info.jsonSchema.c_str();
+        owned->columns.push_back(column);
+    }
+    std::memset(out, 0, sizeof(*out));
+    out->num_columns = static_cast<int32_t>(owned->columns.size());
+    out->columns = owned->columns.data();
+    out->release = &releaseColumnList;
+    out->private_data = owned.release();
+}
+
+PageRequest toPageRequest(const TdgPageRequest& request) {
+    requireNonNull(request.diffgen.name, "diffgen table name");
+    PageRequest typed;
+    typed.diffgen = TableName::fromRef(request.diffgen);
+    typed.afterId = request.after_id;
+    typed.upToId = request.up_to_id;
+    typed.limit = request.limit;
+    if (typed.limit <= 0) throw invalidArgument("page limit must be positive");
+    typed.tableNames = views(request.table_names, request.num_table_names, "table name");
+    return typed;
+}
+
+FetchRequest toFetchRequest(const TdgFetchRequest& request) {
+    requireNonNull(request.table.name, "table name");
+    requireNonNull(request.key_column, "key column");
+    FetchRequest typed;
+    typed.table = TableName::fromRef(request.table);
+    typed.columns = views(request.columns, request.num_columns, "column name");
+    if (typed.columns.empty()) throw invalidArgument("no columns requested");
+    typed.keyColumn = request.key_column;
+    if (request.num_keys < 0) throw invalidArgument("key count is negative");
+    if (request.num_keys > 0) {
+        requireNonNull(request.keys, "keys");
+        requireNonNull(request.key_sizes, "key sizes");
+    }
+    typed.keys.reserve(static_cast<size_t>(request.num_keys));
+    for (int64_t i = 0; i < request.num_keys; ++i) {
+        requireNonNull(request.keys[i], "key");
+        typed.keys.emplace_back(request.keys[i], request.key_sizes[i]);
+    }
+    typed.batchRows = request.batch_rows;
+    return typed;
+}
+
+ScanRequest toScanRequest(const TdgScanRequest& request) {
+    requireNonNull(request.table.name, "table name");
+    requireNonNull(request.key_column, "key column");
+    ScanRequest typed;
+    typed.table = TableName::fromRef(request.table);
+    typed.columns = views(request.columns, request.num_columns, "column name");
+    if (typed.columns.empty()) throw invalidArgument("no columns requested");
+    typed.keyColumn = request.key_column;
+    typed.batchRows = request.batch_rows;
+    return typed;
+}
+
+}  // namespace tapdiffgen::sdk::detail

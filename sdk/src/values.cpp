@@ -1,0 +1,136 @@
+#include "tap-diffgen/sdk/values.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace tapdiffgen::sdk {
+
+std::string multipleOfForScale(int scale) {
+    if (scale <= 0) return "1";
+    return "0." + std::string(static_cast<size_t>(scale - 1), '0') + "1";
+}
+
+std::string jsonSchemaForKind(TdgValueKind kind, int scale) {
+    switch (kind) {
+        case TDG_KIND_BOOL:
+            return R"({"type":"boolean"})";
+        case TDG_KIND_INT64:
+            return R"({"type":"integer"})";
+        case TDG_KIND_DECIMAL:
+            if (scale >= 0) {
+                return R"({"type":"number","multipleOf":)" + multipleOfForScale(scale) + "}";
+            }
+            return R"({"type":"number"})";
+        case TDG_KIND_BYTES:
+            return R"({"type":"string","contentEncoding":"base16"})";
+        case TDG_KIND_JSON:
+            return "{}";
+        case TDG_KIND_DATE:
+            return R"({"type":"string","format":"date"})";
+        case TDG_KIND_TIME:
+            return R"({"type":"string","format":"time"})";
+        case TDG_KIND_TIMESTAMP:
+        case TDG_KIND_TIMESTAMPTZ:
+            return R"({"type":"string","format":"date-time"})";
+        default:
+            return R"({"type":"string"})";
+    }
+}
+
+std::optional<std::string> formatDouble(double value) {
+    if (!std::isfinite(value)) return std::nullopt;
+    char buffer[32];
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    return std::string(buffer, result.ptr);
+}
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Appends ".ffffff": the fraction padded to microseconds, so every timestamp has one shape.
+void appendFraction(std::string_view fraction, std::string& out) {
+    out.push_back('.');
+    out.append(fraction.substr(0, 6));
+    for (size_t i = fraction.size(); i < 6; ++i) out.push_back('0');
+}
+
+}  // namespace
+
+bool appendIsoTimestamp(std::string_view text, std::string& out) {
+    size_t separator = text.find_first_of(" T");
+    if (separator == std::string_view::npos || separator < 10) return false;
+    if (text.size() >= 3 && text.substr(text.size() - 3) == " BC") return false;
+    std::string_view date = text.substr(0, separator);
+    if (date.find_first_not_of("0123456789-") != std::string_view::npos) return false;
+    if (date.size() >= 10 && date.substr(date.size() - 5) == "00-00") return false;
+    if (date.size() >= 10 && date.substr(date.size() - 2) == "00") return false;
+
+    std::string_view rest = text.substr(separator + 1);
+    size_t offsetAt = rest.find_first_of("+-Z");
+    std::string_view clock = rest.substr(0, offsetAt);
+    std::string_view offset = offsetAt == std::string_view::npos ? "" : rest.substr(offsetAt);
+    if (clock.size() < 8 || !isDigit(clock[0])) return false;
+
+    out.append(date);
+    out.push_back('T');
+    size_t dot = clock.find('.');
+    out.append(clock.substr(0, dot));
+    appendFraction(dot == std::string_view::npos ? "" : clock.substr(dot + 1), out);
+    if (offset.empty()) return true;
+    if (offset == "Z") {
+        out.append("+00:00");
+    } else if (offset.size() == 3) {
+        out.append(offset);
+        out.append(":00");
+    } else {
+        out.append(offset);
+    }
+    return true;
+}
+
+bool isJsonNumber(std::string_view text) {
+    size_t i = 0;
+    auto digits = [&] {
+        size_t start = i;
+        while (i < text.size() && isDigit(text[i])) ++i;
+        return i - start;
+    };
+    if (i < text.size() && text[i] == '-') ++i;
+    if (i >= text.size()) return false;
+    if (text[i] == '0') {
+        ++i;
+    } else if (digits() == 0) {
+        return false;
+    }
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        if (digits() == 0) return false;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        if (digits() == 0) return false;
+    }
+    return i == text.size();
+}
+
+std::string quoteIdentifier(std::string_view name, char quote) {
+    std::string quoted;
+    quoted.reserve(name.size() + 2);
+    quoted.push_back(quote);
+    for (char c : name) {
+        if (c == quote) quoted.push_back(quote);
+        quoted.push_back(c);
+    }
+    quoted.push_back(quote);
+    return quoted;
+}
+
+std::string quoteTableName(const std::optional<std::string>& schema, std::string_view name,
+                           char quote) {
+    if (!schema) return quoteIdentifier(name, quote);
+    return quoteIdentifier(*schema, quote) + "." + quoteIdentifier(name, quote);
+}
+
+}  // namespace tapdiffgen::sdk

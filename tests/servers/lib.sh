@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# Helpers shared by postgres.sh and mariadb.sh. Sourced, never executed.
+#
+# The caller sets TDG_NAME (used as the message prefix) before sourcing.
+# Every message goes to stderr: stdout is reserved for the `env` command.
+
+tdg_log() {
+    printf '%s: %s\n' "${TDG_NAME:-servers}" "$*" >&2
+}
+
+tdg_die() {
+    tdg_log "error: $*"
+    exit 1
+}
+
+# Seconds since the epoch with microseconds (bash 5).
+tdg_now() {
+    printf '%s' "${EPOCHREALTIME/,/.}"
+}
+
+# tdg_elapsed START -> "1.23" seconds since START (a tdg_now value).
+tdg_elapsed() {
+    awk -v a="$1" -v b="$(tdg_now)" 'BEGIN { printf "%.2f", b - a }'
+}
+
+# tdg_quote STRING -> STRING as one single-quoted shell word.
+tdg_quote() {
+    local s=$1 q="'\\''"
+    printf "'%s'" "${s//\'/$q}"
+}
+
+# tdg_absolute PATH -> PATH made absolute (it need not exist).
+tdg_absolute() {
+    case $1 in
+        /*) printf '%s' "$1" ;;
+        *) printf '%s/%s' "$PWD" "$1" ;;
+    esac
+}
+
+# tdg_check_port PORT: the port must be a number in the unprivileged range.
+tdg_check_port() {
+    if ! [[ $1 =~ ^[0-9]+$ ]] || (($1 < 1024 || $1 > 65535)); then
+        tdg_die "invalid port '$1' (expected 1024-65535)"
+    fi
+}
+
+# tdg_pid_state PID -> the one-letter /proc state (R, S, D, Z, ...), empty when PID is gone.
+tdg_pid_state() {
+    local pid=$1 line
+    [[ $pid =~ ^[0-9]+$ ]] || return 0
+    [[ -r /proc/$pid/status ]] || return 0
+    while IFS= read -r line; do
+        if [[ $line =~ ^State:[[:space:]]*([A-Z]) ]]; then
+            printf '%s' "${BASH_REMATCH[1]}"
+            return 0
+        fi
+    done <"/proc/$pid/status" 2>/dev/null || true
+}
+
+# tdg_pid_alive PID [COMM]: true when PID exists and is not a zombie; when COMM is given, the
+# process name must also match (guards against a reused pid). A zombie still passes `kill -0`
+# on machines whose init does not reap orphans, so /proc is consulted instead.
+tdg_pid_alive() {
+    local pid=$1 comm=${2:-} state name=""
+    state=$(tdg_pid_state "$pid")
+    [[ -n $state && $state != Z && $state != X ]] || return 1
+    if [[ -n $comm ]]; then
+        name=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+        [[ $name == "$comm" ]] || return 1
+    fi
+    return 0
+}
+
+# tdg_wait_gone PID SECONDS: wait until PID has exited (or is a zombie); false on timeout.
+tdg_wait_gone() {
+    local pid=$1 deadline=$((SECONDS + $2))
+    while tdg_pid_alive "$pid"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.1
+    done
+    return 0
+}
+
+# tdg_port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
+tdg_port_open() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# tdg_read_pid FILE -> the number on the first line of FILE, empty when absent or unreadable.
+tdg_read_pid() {
+    local pid=""
+    [[ -f $1 ]] || return 0
+    IFS= read -r pid <"$1" 2>/dev/null || true
+    pid=${pid//[[:space:]]/}
+    [[ $pid =~ ^[0-9]+$ ]] && printf '%s' "$pid"
+    return 0
+}
+
+# tdg_log_tail FILE: show the end of a server log on stderr (after a failure).
+tdg_log_tail() {
+    if [[ -s $1 ]]; then
+        tdg_log "last lines of $1:"
+        tail -n 40 "$1" | sed 's/^/    /' >&2
+    else
+        tdg_log "no server log at $1"
+    fi
+}
+
+# tdg_lock FILE: serialise start/stop of one server across concurrent callers (fd 9).
+# Anything started while the lock is held must close fd 9 (`9>&-`), or the lock would live as
+# long as the server does.
+tdg_lock() {
+    exec 9>"$1"
+    flock -w 300 9 || tdg_die "timed out waiting for the lock $1"
+}
+
+# tdg_unset_client_env PREFIX...: drop client variables that would redirect our own commands.
+tdg_unset_client_env() {
+    local prefix name
+    for prefix in "$@"; do
+        while IFS= read -r name; do
+            [[ $name == "$prefix"* ]] && unset "$name"
+        done < <(compgen -e)
+    done
+    return 0
+}
+
+# tdg_keep_servers: true when TDG_TEST_KEEP_SERVERS asks `stop` to leave servers running.
+tdg_keep_servers() {
+    case ${TDG_TEST_KEEP_SERVERS:-} in
+        1 | yes | true | on | ON | TRUE | YES) return 0 ;;
+        *) return 1 ;;
+    esac
+}
