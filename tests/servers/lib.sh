@@ -13,14 +13,15 @@ tdg_die() {
     exit 1
 }
 
-# Seconds since the epoch with microseconds (bash 5).
+# Microseconds since the epoch (bash 5).
 tdg_now() {
-    printf '%s' "${EPOCHREALTIME/,/.}"
+    printf '%s' "${EPOCHREALTIME/[.,]/}"
 }
 
-# tdg_elapsed START -> "1.23" seconds since START (a tdg_now value).
+# tdg_elapsed START -> seconds since START (a tdg_now value), with two decimals.
 tdg_elapsed() {
-    awk -v a="$1" -v b="$(tdg_now)" 'BEGIN { printf "%.2f", b - a }'
+    local centis=$((($(tdg_now) - $1) / 10000))
+    printf '%d.%02d' $((centis / 100)) $((centis % 100))
 }
 
 # tdg_quote STRING -> STRING as one single-quoted shell word.

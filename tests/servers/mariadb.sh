@@ -112,12 +112,15 @@ install_db() {
 }
 
 # Idempotent: database tapdb, user tap at 127.0.0.1 and localhost, no anonymous users.
+# Often called in a condition, where `set -e` does not apply: every step returns on failure.
 setup_database() {
-    local host anonymous=""
+    local host hosts anonymous=""
+    hosts=$(mariadb_admin_sql --skip-column-names -e "SELECT host FROM mysql.user WHERE user = ''") ||
+        return
     while IFS= read -r host; do
-        anonymous+="DROP USER IF EXISTS ''@'$host';"
-    done < <(mariadb_admin_sql --skip-column-names -e "SELECT host FROM mysql.user WHERE user = ''")
-    mariadb_admin_sql <<SQL
+        [[ -n $host ]] && anonymous+="DROP USER IF EXISTS ''@'$host';"
+    done <<<"$hosts"
+    mariadb_admin_sql <<SQL || return
 $anonymous
 CREATE DATABASE IF NOT EXISTS $MY_DATABASE CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 CREATE USER IF NOT EXISTS '$MY_USER'@'127.0.0.1' IDENTIFIED BY '$MY_PASSWORD';
@@ -131,7 +134,7 @@ SQL
     # Prove that the login works the way the tests use it: TCP with a password.
     MYSQL_PWD=$MY_PASSWORD mariadb --no-defaults --protocol=tcp --host=127.0.0.1 \
         --port="$PORT" --user="$MY_USER" --batch --skip-column-names "$MY_DATABASE" \
-        -e 'SELECT COUNT(*) FROM information_schema.innodb_trx' >/dev/null
+        -e 'SELECT COUNT(*) FROM information_schema.innodb_trx' >/dev/null || return
     : >"$READY"
 }
 

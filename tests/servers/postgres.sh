@@ -142,8 +142,9 @@ init_cluster() {
 }
 
 # Idempotent: role `tap` with its password, database `tapdb` owned by it.
+# Often called in a condition, where `set -e` does not apply: every step returns on failure.
 setup_database() {
-    psql_admin -d postgres >/dev/null <<SQL
+    psql_admin -d postgres >/dev/null <<SQL || return
 SELECT format('CREATE ROLE %I LOGIN', '$PG_USER')
  WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER')\\gexec
 ALTER ROLE $PG_USER WITH LOGIN PASSWORD '$PG_PASSWORD';
@@ -154,7 +155,7 @@ SQL
     # Prove that the login works the way the tests use it: TCP, password, scram-sha-256.
     PGPASSWORD=$PG_PASSWORD "$PG_BIN/psql" -X -q -At \
         "host=127.0.0.1 port=$PORT user=$PG_USER dbname=$PG_DATABASE" \
-        -c 'SELECT 1' >/dev/null
+        -c 'SELECT 1' >/dev/null || return
     : >"$READY"
 }
 
