@@ -4,7 +4,6 @@
 # tap-diffgen-dialect-<name>.so that exports only tdg_plugin_info and tdg_driver_init, binds
 # every symbol at load time (-z now) and has no undefined symbol left (--no-undefined), so a
 # missing dependency is a clear load error instead of a crash at first call.
-set(_TAP_DIFFGEN_PLUGIN_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(tap_diffgen_add_dialect_plugin target)
     cmake_parse_arguments(PARSE_ARGV 1 ARG "" "DIALECT;OUTPUT_DIRECTORY" "SOURCES")
@@ -13,7 +12,7 @@ function(tap_diffgen_add_dialect_plugin target)
     endif()
     add_library(${target} MODULE ${ARG_SOURCES})
     target_link_libraries(${target} PRIVATE tap-diffgen::sdk)
-    set(exports "${_TAP_DIFFGEN_PLUGIN_CMAKE_DIR}/plugin-exports.map")
+    set(exports "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/plugin-exports.map")
     set_target_properties(${target} PROPERTIES
         PREFIX ""
         OUTPUT_NAME "tap-diffgen-dialect-${ARG_DIALECT}"

@@ -1,0 +1,76 @@
+#include "catalog/stream_definition.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "singer/json_text.hpp"
+
+namespace tapdiffgen::core {
+
+std::string StreamDefinition::streamNameFor(const std::string& tableName) {
+    std::string name = tableName;
+    std::replace(name.begin(), name.end(), '.', '-');
+    return name;
+}
+
+const ColumnDescription& StreamDefinition::keyDescription() const {
+    for (const auto& column : columns) {
+        if (column.name == keyColumn) return column;
+    }
+    throw std::logic_error("stream " + name + " has no key column " + keyColumn);
+}
+
+std::vector<const ColumnDescription*> StreamDefinition::selectedColumns() const {
+    std::vector<const ColumnDescription*> out;
+    for (size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i].name == keyColumn || columnSelected[i]) out.push_back(&columns[i]);
+    }
+    return out;
+}
+
+std::string nullableSchema(const std::string& schemaJson) {
+    // Driver schemas start with a single "type" string (sdk::jsonSchemaForKind); widen it in
+    // place. Anything else (a schema with no type accepts null already, or a custom shape) is
+    // wrapped.
+    const std::string typePrefix = R"({"type":")";
+    if (schemaJson.rfind(typePrefix, 0) == 0) {
+        size_t end = schemaJson.find('"', typePrefix.size());
+        if (end != std::string::npos) {
+            std::string type = schemaJson.substr(typePrefix.size(), end - typePrefix.size());
+            if (type == "null") return schemaJson;
+            return R"({"type":[")" + type + R"(","null"])" + schemaJson.substr(end + 1);
+        }
+    }
+    if (schemaJson == "{}" || schemaJson.find("\"type\"") == std::string::npos) return schemaJson;
+    return R"({"anyOf":[)" + schemaJson + R"(,{"type":"null"}]})";
+}
+
+std::string StreamDefinition::schemaFor(
+    const std::vector<const ColumnDescription*>& selected) const {
+    std::string json = R"({"type":"object","properties":{)";
+    for (const ColumnDescription* column : selected) {
+        appendJsonString(json, column->name);
+        json.push_back(':');
+        json += column->name == keyColumn ? column->jsonSchema : nullableSchema(column->jsonSchema);
+        json.push_back(',');
+    }
+    json += R"("is_deleted":{"type":"boolean"},)";
+    json += R"("_sdc_diffgen_ts_created":{"type":"string","format":"date-time"})";
+    if (addDeletedAt) {
+        json += R"(,"_sdc_deleted_at":{"type":["string","null"],"format":"date-time"})";
+    }
+    json += R"(},"required":[)";
+    appendJsonString(json, keyColumn);
+    json += "]}";
+    return json;
+}
+
+std::string StreamDefinition::schemaJson() const { return schemaFor(selectedColumns()); }
+
+std::string StreamDefinition::fullSchemaJson() const {
+    std::vector<const ColumnDescription*> all;
+    for (const auto& column : columns) all.push_back(&column);
+    return schemaFor(all);
+}
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,50 @@
+// A configured table as a Singer stream: its columns (from the driver, in ordinal order),
+// which of them are selected, and the JSON Schema the SCHEMA message carries.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+
+namespace tapdiffgen::core {
+
+enum class StreamMode { Full, TombstonesOnly };
+enum class StartFrom { Beginning, Snapshot };
+
+/// Names of the columns every record carries beside the table's own.
+inline constexpr const char* kIsDeleted = "is_deleted";
+inline constexpr const char* kDiffgenTsCreated = "_sdc_diffgen_ts_created";
+inline constexpr const char* kDeletedAt = "_sdc_deleted_at";
+
+struct StreamDefinition {
+    std::string name;        // "invoices", or "sales-invoices" for sales.invoices
+    std::string tableName;   // as configured, matched against diffgen.tablename
+    TableRef table;
+    std::string keyColumn;   // exact column name
+    StreamMode mode = StreamMode::Full;
+    StartFrom startFrom = StartFrom::Beginning;
+    bool addDeletedAt = true;
+    std::vector<ColumnDescription> columns;  // every column of the table
+    std::vector<bool> columnSelected;        // parallel to columns
+    bool selected = true;
+
+    /// The stream name Singer sees: table_name with '.' replaced by '-'.
+    static std::string streamNameFor(const std::string& tableName);
+
+    const ColumnDescription& keyDescription() const;
+    /// Selected columns in ordinal order (the key is always among them).
+    std::vector<const ColumnDescription*> selectedColumns() const;
+    /// The stream's JSON Schema for the selected columns plus the metadata properties.
+    std::string schemaJson() const;
+    /// The same for every column (what --discover shows).
+    std::string fullSchemaJson() const;
+
+private:
+    std::string schemaFor(const std::vector<const ColumnDescription*>& columns) const;
+};
+
+/// A column's schema with null allowed (every non-key column: tombstones carry nulls).
+std::string nullableSchema(const std::string& schemaJson);
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,86 @@
+#include "cli/command_line.hpp"
+
+#include <functional>
+#include <map>
+
+namespace tapdiffgen::core {
+
+CommandLine parseCommandLine(int argc, char** argv) {
+    CommandLine line;
+    std::map<std::string, std::function<void(const std::string&)>> withValue = {
+        {"--config", [&](const std::string& v) { line.configs.push_back(v); }},
+        {"--state", [&](const std::string& v) { line.state = v; }},
+        {"--catalog", [&](const std::string& v) { line.catalog = v; }},
+        {"--properties", [&](const std::string& v) { line.catalog = v; }},
+        {"--plugin-dir", [&](const std::string& v) { line.pluginDirs.push_back(v); }},
+        {"--format", [&](const std::string& v) { line.format = v; }},
+    };
+    std::map<std::string, std::function<void()>> flags = {
+        {"--discover", [&] { line.discover = true; }},
+        {"--about", [&] { line.about = true; }},
+        {"--version", [&] { line.version = true; }},
+        {"--help", [&] { line.help = true; }},
+        {"-h", [&] { line.help = true; }},
+        {"--list-plugins", [&] { line.listPlugins = true; }},
+        {"--test", [&] { line.test = true; }},
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string argument = argv[i];
+        std::string inlineValue;
+        bool hasInlineValue = false;
+        if (size_t equals = argument.find('='); argument.rfind("--", 0) == 0 &&
+                                                equals != std::string::npos) {
+            inlineValue = argument.substr(equals + 1);
+            argument = argument.substr(0, equals);
+            hasInlineValue = true;
+        }
+        if (argument == "--test" && hasInlineValue) {
+            if (inlineValue == "schema") {
+                line.testSchemaOnly = true;
+            } else if (inlineValue == "all" || inlineValue == "record") {
+                line.test = true;
+            } else {
+                throw UsageError("--test takes 'schema' or 'record', not '" + inlineValue + "'");
+            }
+            continue;
+        }
+        if (auto flag = flags.find(argument); flag != flags.end()) {
+            if (hasInlineValue) throw UsageError(argument + " takes no value");
+            flag->second();
+            continue;
+        }
+        auto option = withValue.find(argument);
+        if (option == withValue.end()) throw UsageError("unknown argument '" + argument + "'");
+        if (!hasInlineValue) {
+            if (i + 1 >= argc) throw UsageError(argument + " needs a value");
+            inlineValue = argv[++i];
+        }
+        option->second(inlineValue);
+    }
+    return line;
+}
+
+std::string helpText() {
+    return R"(Usage: tap-diffgen [OPTIONS]
+
+Replays a diffgen audit log as a Singer change stream, deletes included.
+
+Options:
+  --config PATH|ENV     Settings file (repeatable; later files win). ENV also reads
+                        TAP_DIFFGEN_<SETTING> variables and a .env file.
+  --state PATH          State from an earlier run (its bookmarks are resumed).
+  --catalog PATH        Catalog selecting streams and columns.
+  --discover            Print the catalog of the configured tables and exit.
+  --about               Print the tap's description, capabilities and settings.
+  --format FORMAT       With --about: text, json or markdown.
+  --test[=schema]       Emit one record per stream (or only the schemas) and exit.
+  --list-plugins        List the dialect plugins found and where.
+  --plugin-dir DIR      Look for dialect plugins in DIR first (repeatable).
+  --version             Print the version and exit.
+  --help                Print this help and exit.
+
+Singer messages go to stdout; logs go to stderr.
+)";
+}
+
+}  // namespace tapdiffgen::core

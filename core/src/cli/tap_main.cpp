@@ -1,0 +1,92 @@
+#include "cli/tap_main.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "catalog/catalog_json.hpp"
+#include "catalog/discovery.hpp"
+#include "cli/about.hpp"
+#include "cli/command_line.hpp"
+#include "cli/sync_command.hpp"
+#include "config/tap_config.hpp"
+#include "plugin/dialect_connection.hpp"
+#include "plugin/plugin_loader.hpp"
+#include "replay/page_plan.hpp"
+#include "singer/message_writer.hpp"
+#include "state/tap_state.hpp"
+#include "util/log.hpp"
+
+namespace tapdiffgen::core {
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int fail(const std::string& message, int code = kExitFailure) {
+    log::error(message);
+    return code;
+}
+
+int dispatch(int argc, char** argv) {
+    CommandLine line = parseCommandLine(argc, argv);
+    if (line.help) {
+        std::cout << helpText();
+        return 0;
+    }
+    if (line.version) {
+        std::cout << "tap-diffgen v" << TAP_DIFFGEN_VERSION << "\n";
+        return 0;
+    }
+    if (line.about) {
+        std::cout << aboutText(line.format) << std::flush;
+        return 0;
+    }
+    if (line.listPlugins) return listPlugins(line);
+    if (line.configs.empty()) {
+        return fail("--config is required (tap-diffgen --help shows the options)", kExitUsage);
+    }
+    TapConfig config = loadConfig(line.configs, std::filesystem::current_path().string());
+    log::setLevel(log::levelFromName(config.logLevel));
+    for (const auto& warning : config.warnings) log::warning(warning);
+    return runDatabaseCommand(line, config);
+}
+
+}  // namespace
+
+int tapMain(int argc, char** argv) {
+    // Every failure ends here as one line on stderr and a non-zero exit: no stack trace, and
+    // messages never carry a password (the drivers and the config loader see to that).
+    try {
+        return dispatch(argc, argv);
+    } catch (const UsageError& failure) {
+        return fail(std::string(failure.what()) + " (tap-diffgen --help shows the options)",
+                    kExitUsage);
+    } catch (const ConfigError& failure) {
+        return fail(failure.what());
+    } catch (const PluginLoadError& failure) {
+        return fail(failure.what());
+    } catch (const DiscoveryError& failure) {
+        return fail(failure.what());
+    } catch (const CatalogError& failure) {
+        return fail(failure.what());
+    } catch (const StateError& failure) {
+        return fail(failure.what());
+    } catch (const BadEventError& failure) {
+        return fail(std::string(failure.what()) +
+                    " (set on_bad_event to 'skip' to skip such rows with a warning)");
+    } catch (const DialectError& failure) {
+        std::string message = failure.what();
+        if (!failure.sqlstate().empty()) message += " [SQLSTATE " + failure.sqlstate() + "]";
+        return fail(message);
+    } catch (const OutputClosed& failure) {
+        return fail(failure.what());
+    } catch (const std::exception& failure) {
+        return fail(std::string("unexpected error: ") + failure.what());
+    } catch (...) {
+        return fail("unexpected error");
+    }
+}
+
+}  // namespace tapdiffgen::core

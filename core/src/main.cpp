@@ -1,0 +1,3 @@
+#include "cli/tap_main.hpp"
+
+int main(int argc, char** argv) { return tapdiffgen::core::tapMain(argc, argv); }

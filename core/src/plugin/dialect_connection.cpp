@@ -1,0 +1,247 @@
+#include "plugin/dialect_connection.hpp"
+
+#include <cstring>
+#include <exception>
+
+namespace tapdiffgen::core {
+
+const char* statusName(TdgStatus status) {
+    switch (status) {
+        case TDG_OK: return "OK";
+        case TDG_NOT_IMPLEMENTED: return "NOT_IMPLEMENTED";
+        case TDG_NOT_FOUND: return "NOT_FOUND";
+        case TDG_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+        case TDG_INVALID_STATE: return "INVALID_STATE";
+        case TDG_IO: return "IO";
+        case TDG_UNAUTHENTICATED: return "UNAUTHENTICATED";
+        case TDG_UNAUTHORIZED: return "UNAUTHORIZED";
+        case TDG_CANCELLED: return "CANCELLED";
+        case TDG_INVALID_DATA: return "INVALID_DATA";
+        case TDG_INTERNAL: return "INTERNAL";
+        default: return "UNKNOWN";
+    }
+}
+
+TableRef TableRef::parse(const std::string& qualified) {
+    size_t dot = qualified.find('.');
+    if (dot == std::string::npos) return {"", qualified};
+    return {qualified.substr(0, dot), qualified.substr(dot + 1)};
+}
+
+EventPage::EventPage(EventPage&& other) noexcept : page_(other.page_) { other.page_ = {}; }
+
+EventPage& EventPage::operator=(EventPage&& other) noexcept {
+    if (this != &other) {
+        if (page_.release != nullptr) page_.release(&page_);
+        page_ = other.page_;
+        other.page_ = {};
+    }
+    return *this;
+}
+
+EventPage::~EventPage() {
+    if (page_.release != nullptr) page_.release(&page_);
+}
+
+namespace {
+
+// Frees a TdgError whatever happens to the call that received it.
+struct ErrorGuard {
+    TdgError error{};
+    ~ErrorGuard() {
+        if (error.release != nullptr) error.release(&error);
+    }
+};
+
+TdgTableRef toRef(const TableRef& table) {
+    return {table.schema.empty() ? nullptr : table.schema.c_str(), table.name.c_str()};
+}
+
+std::vector<const char*> cStrings(const std::vector<std::string>& items) {
+    std::vector<const char*> pointers;
+    pointers.reserve(items.size());
+    for (const auto& item : items) pointers.push_back(item.c_str());
+    return pointers;
+}
+
+void forwardLog(void* context, int32_t level, const char* message) {
+    auto* log = static_cast<LogFunction*>(context);
+    if (log != nullptr && *log && message != nullptr) (*log)(level, message);
+}
+
+// Carries the engine's callback through the C sink; an exception it throws is parked here and
+// rethrown once the plugin has returned, so nothing C++ ever unwinds through the plugin.
+struct SinkContext {
+    const BatchCallback* callback;
+    std::exception_ptr failure;
+};
+
+int32_t sinkTrampoline(void* context, const TdgRowBatch* batch) {
+    auto* sink = static_cast<SinkContext*>(context);
+    try {
+        (*sink->callback)(*batch);
+        return 0;
+    } catch (...) {
+        sink->failure = std::current_exception();
+        return 1;
+    }
+}
+
+}  // namespace
+
+DialectConnection::DialectConnection(
+    std::shared_ptr<const Plugin> plugin,
+    const std::vector<std::pair<std::string, std::string>>& options, LogFunction log)
+    : plugin_(std::move(plugin)), log_(std::move(log)) {
+    std::vector<TdgOption> cOptions;
+    cOptions.reserve(options.size());
+    for (const auto& [key, value] : options) cOptions.push_back({key.c_str(), value.c_str()});
+    TdgConnectParams params{};
+    params.struct_size = sizeof(params);
+    params.num_options = static_cast<int32_t>(cOptions.size());
+    params.options = cOptions.data();
+    params.log = &forwardLog;
+    params.log_context = &log_;
+    ErrorGuard guard;
+    check(plugin_->driver().connect(&params, &connection_, &guard.error), guard.error, "connect");
+}
+
+DialectConnection::~DialectConnection() {
+    if (connection_ != nullptr) plugin_->driver().close(connection_);
+}
+
+void DialectConnection::fail(TdgStatus status, TdgError& error, const std::string& context) {
+    std::string message = error.message != nullptr && error.message[0] != '\0'
+                              ? error.message
+                              : context + " failed with status " + statusName(status);
+    std::string sqlstate(error.sqlstate, strnlen(error.sqlstate, sizeof(error.sqlstate)));
+    bool retryable = error.retryable != 0;
+    throw DialectError(status, message, sqlstate, retryable);
+}
+
+void DialectConnection::check(TdgStatus status, TdgError& error, const std::string& context) {
+    if (status != TDG_OK) fail(status, error, context);
+}
+
+std::string DialectConnection::serverVersion() {
+    char buffer[256] = {0};
+    ErrorGuard guard;
+    check(plugin_->driver().server_version(connection_, buffer, sizeof(buffer), &guard.error),
+          guard.error, "server_version");
+    return buffer;
+}
+
+std::vector<ColumnDescription> DialectConnection::describeTable(const TableRef& table) {
+    TdgTableRef ref = toRef(table);
+    TdgColumnList list{};
+    ErrorGuard guard;
+    check(plugin_->driver().describe_table(connection_, &ref, &list, &guard.error), guard.error,
+          "describe_table");
+    std::vector<ColumnDescription> columns;
+    columns.reserve(static_cast<size_t>(list.num_columns));
+    for (int32_t i = 0; i < list.num_columns; ++i) {
+        const TdgColumn& c = list.columns[i];
+        columns.push_back({c.name ? c.name : "", c.ordinal, c.value_kind,
+                           c.sql_type ? c.sql_type : "", c.precision, c.scale, c.nullable != 0,
+                           c.primary_key != 0, c.json_schema ? c.json_schema : "{}"});
+    }
+    if (list.release != nullptr) list.release(&list);
+    return columns;
+}
+
+EventPage DialectConnection::readDiffgenPage(const TableRef& diffgen, int64_t afterId,
+                                             int64_t upToId, int64_t limit,
+                                             const std::vector<std::string>& tableNames) {
+    std::vector<const char*> names = cStrings(tableNames);
+    TdgPageRequest request{};
+    request.struct_size = sizeof(request);
+    request.num_table_names = static_cast<int32_t>(names.size());
+    request.diffgen = toRef(diffgen);
+    request.after_id = afterId;
+    request.up_to_id = upToId;
+    request.limit = limit;
+    request.table_names = names.data();
+    TdgEventPage page{};
+    ErrorGuard guard;
+    check(plugin_->driver().read_diffgen_page(connection_, &request, &page, &guard.error),
+          guard.error, "read_diffgen_page");
+    return EventPage(page);
+}
+
+std::optional<int64_t> DialectConnection::maxDiffgenId(const TableRef& diffgen) {
+    TdgTableRef ref = toRef(diffgen);
+    int64_t maxId = 0;
+    int32_t isEmpty = 1;
+    ErrorGuard guard;
+    check(plugin_->driver().max_diffgen_id(connection_, &ref, &maxId, &isEmpty, &guard.error),
+          guard.error, "max_diffgen_id");
+    if (isEmpty != 0) return std::nullopt;
+    return maxId;
+}
+
+void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::string>& columns,
+                                  const std::string& keyColumn,
+                                  const std::vector<std::string>& keys,
+                                  const BatchCallback& onBatch, int64_t batchRows) {
+    std::vector<const char*> columnNames = cStrings(columns);
+    std::vector<const char*> keyData = cStrings(keys);
+    std::vector<uint64_t> keySizes;
+    keySizes.reserve(keys.size());
+    for (const auto& key : keys) keySizes.push_back(key.size());
+    TdgFetchRequest request{};
+    request.struct_size = sizeof(request);
+    request.num_columns = static_cast<int32_t>(columnNames.size());
+    request.table = toRef(table);
+    request.columns = columnNames.data();
+    request.key_column = keyColumn.c_str();
+    request.num_keys = static_cast<int64_t>(keys.size());
+    request.keys = keyData.data();
+    request.key_sizes = keySizes.data();
+    request.batch_rows = batchRows;
+    SinkContext sink{&onBatch, nullptr};
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().fetch_rows(connection_, &request, &sinkTrampoline, &sink,
+                                                    &guard.error);
+    if (sink.failure) std::rethrow_exception(sink.failure);
+    check(status, guard.error, "fetch_rows");
+}
+
+void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,
+                                  const std::string& keyColumn, int64_t batchRows,
+                                  const BatchCallback& onBatch) {
+    std::vector<const char*> columnNames = cStrings(columns);
+    TdgScanRequest request{};
+    request.struct_size = sizeof(request);
+    request.num_columns = static_cast<int32_t>(columnNames.size());
+    request.table = toRef(table);
+    request.columns = columnNames.data();
+    request.key_column = keyColumn.c_str();
+    request.batch_rows = batchRows;
+    SinkContext sink{&onBatch, nullptr};
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().scan_table(connection_, &request, &sinkTrampoline, &sink,
+                                                    &guard.error);
+    if (sink.failure) std::rethrow_exception(sink.failure);
+    check(status, guard.error, "scan_table");
+}
+
+std::optional<bool> DialectConnection::checkHorizon(TdgHorizonMark& mark) {
+    if (plugin_->driver().check_horizon == nullptr) return std::nullopt;
+    int32_t state = TDG_HORIZON_PENDING;
+    TdgHorizonMark next = mark;
+    ErrorGuard guard;
+    TdgStatus status =
+        plugin_->driver().check_horizon(connection_, &mark, &state, &next, &guard.error);
+    if (status == TDG_NOT_IMPLEMENTED) return std::nullopt;
+    check(status, guard.error, "check_horizon");
+    mark = next;
+    return state == TDG_HORIZON_FINAL;
+}
+
+void DialectConnection::cancel() {
+    if (plugin_->driver().cancel == nullptr || connection_ == nullptr) return;
+    ErrorGuard guard;
+    plugin_->driver().cancel(connection_, &guard.error);
+}
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,84 @@
+#include "replay/page_plan.hpp"
+
+#include <algorithm>
+
+#include "replay/row_key.hpp"
+#include "util/log.hpp"
+
+namespace tapdiffgen::core {
+namespace {
+
+std::string describeOp(char op) {
+    if (op == 0) return "NULL/empty";
+    return std::string("'") + op + "'";
+}
+
+}  // namespace
+
+PagePlan::PagePlan(const EventPage& page, const Options& options)
+    : plans_(options.rules->size()) {
+    const auto& streamOfTable = *options.streamOfTable;
+    const auto& rules = *options.rules;
+    const auto& acceptStream = *options.acceptStream;
+    const bool skipBadEvents = options.skipBadEvents;
+    // Per stream: canonical key → (position in page, event), so that the LAST event wins.
+    std::vector<std::unordered_map<std::string, DrivingEvent>> latest(rules.size());
+    for (const TdgEvent& event : page) {
+        auto found = streamOfTable.find(event.table_name != nullptr ? event.table_name : "");
+        if (found == streamOfTable.end() || !acceptStream[found->second]) continue;
+        size_t stream = found->second;
+        if (options.alreadySeen != nullptr &&
+            std::binary_search(options.alreadySeen->begin(), options.alreadySeen->end(),
+                               event.id)) {
+            continue;
+        }
+        ++considered_;
+        auto reject = [&](const std::string& why) {
+            std::string message = "diffgen id " + std::to_string(event.id) + " (table '" +
+                                  event.table_name + "'): " + why;
+            if (!skipBadEvents) throw BadEventError(event.id, message);
+            log::warning(message + "; skipped because on_bad_event is 'skip'");
+            ++skipped_;
+        };
+        if (event.op != TDG_OP_INSERT && event.op != TDG_OP_UPDATE && event.op != TDG_OP_DELETE) {
+            reject("unknown op " + describeOp(event.op) + " (expected 'i', 'u' or 'd')");
+            continue;
+        }
+        if (event.table_id_is_null != 0 || event.table_id == nullptr) {
+            reject("table_id is NULL");
+            continue;
+        }
+        std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
+        auto key = normalizeKeyText(rawKey, rules[stream].kind, rules[stream].caseInsensitive);
+        if (!key) {
+            reject("table_id '" + std::string(rawKey) + "' is not a valid key value");
+            continue;
+        }
+        DrivingEvent driving{event.id, event.op, *key,
+                             event.ts_created != nullptr ? event.ts_created : ""};
+        latest[stream][driving.key] = std::move(driving);
+    }
+    for (size_t stream = 0; stream < rules.size(); ++stream) {
+        StreamPlan& plan = plans_[stream];
+        for (auto& [key, event] : latest[stream]) {
+            if (event.op == TDG_OP_DELETE && !(options.repullDeletes && !rules[stream].tombstonesOnly)) {
+                plan.tombstones.push_back(std::move(event));
+            } else if (!rules[stream].tombstonesOnly) {
+                plan.upsertIndex.emplace(key, plan.upserts.size());
+                plan.upserts.push_back(std::move(event));
+            }
+        }
+        // Output in log order, which targets that apply records in order appreciate.
+        auto byId = [](const DrivingEvent& a, const DrivingEvent& b) { return a.id < b.id; };
+        std::sort(plan.tombstones.begin(), plan.tombstones.end(), byId);
+        if (!plan.upserts.empty()) {
+            std::sort(plan.upserts.begin(), plan.upserts.end(), byId);
+            plan.upsertIndex.clear();
+            for (size_t i = 0; i < plan.upserts.size(); ++i) {
+                plan.upsertIndex.emplace(plan.upserts[i].key, i);
+            }
+        }
+    }
+}
+
+}  // namespace tapdiffgen::core

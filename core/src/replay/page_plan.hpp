@@ -1,0 +1,80 @@
+// What one diffgen page asks for, after dedup: per stream, the latest event of every row. Only
+// that event drives the output (an insert then a delete in one page is one tombstone).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+
+namespace tapdiffgen::core {
+
+/// A diffgen row that cannot be replayed (unknown op, NULL or unparsable table_id).
+class BadEventError : public std::runtime_error {
+public:
+    BadEventError(int64_t id, const std::string& message)
+        : std::runtime_error(message), id_(id) {}
+    int64_t id() const { return id_; }
+
+private:
+    int64_t id_;
+};
+
+/// The event that drives one row's output.
+struct DrivingEvent {
+    int64_t id = 0;
+    char op = 0;
+    std::string key;        // canonical (row_key.hpp)
+    std::string tsCreated;  // ISO 8601 with offset
+};
+
+/// How each stream reads its key column, for dedup.
+struct StreamKeyRule {
+    TdgValueKind kind = TDG_KIND_TEXT;
+    bool caseInsensitive = false;
+    bool tombstonesOnly = false;
+};
+
+struct StreamPlan {
+    std::vector<DrivingEvent> upserts;     // i/u: re-pull the row
+    std::vector<DrivingEvent> tombstones;  // d
+    /// canonical key → index into upserts (for matching re-pulled rows).
+    std::unordered_map<std::string, size_t> upsertIndex;
+};
+
+class PagePlan {
+public:
+    struct Options {
+        /// diffgen.tablename → stream index; events of other tables are ignored.
+        const std::unordered_map<std::string, size_t>* streamOfTable = nullptr;
+        /// Per stream index.
+        const std::vector<StreamKeyRule>* rules = nullptr;
+        /// Per stream index: whether this page is read for the stream.
+        const std::vector<bool>* acceptStream = nullptr;
+        /// A bad event is a warning instead of a BadEventError.
+        bool skipBadEvents = false;
+        /// Ids already handled (sorted): their events are left out.
+        const std::vector<int64_t>* alreadySeen = nullptr;
+        /// Deletes are re-pulled too. For events that commit late, a later event of the same
+        /// row may already have been emitted, and only a fresh read tells what is true now.
+        bool repullDeletes = false;
+    };
+
+    PagePlan(const EventPage& page, const Options& options);
+
+    /// Plans indexed by stream; empty for streams with no event in the page.
+    const std::vector<StreamPlan>& streams() const { return plans_; }
+    size_t eventsConsidered() const { return considered_; }
+    size_t eventsSkipped() const { return skipped_; }
+
+private:
+    std::vector<StreamPlan> plans_;
+    size_t considered_ = 0;
+    size_t skipped_ = 0;
+};
+
+}  // namespace tapdiffgen::core

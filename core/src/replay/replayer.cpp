@@ -1,0 +1,237 @@
+#include "replay/replayer.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <thread>
+
+#include "replay/page_plan.hpp"
+#include "replay/stop_signal.hpp"
+#include "singer/json_text.hpp"
+#include "util/log.hpp"
+
+namespace tapdiffgen::core {
+namespace {
+
+int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>& streams) {
+    int64_t highest = 0;
+    for (const auto& stream : streams) {
+        highest = std::max(highest, state.bookmark(stream.definition->name).value_or(0));
+    }
+    return highest;
+}
+
+}  // namespace
+
+Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
+                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options)
+    : connection_(connection),
+      writer_(writer),
+      streams_(streams),
+      state_(state),
+      options_(std::move(options)),
+      horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
+      emitter_(connection, writer, options_.keysPerFetch) {
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        streamOfTable_[streams_[i].definition->tableName] = i;
+        rules_.push_back(streams_[i].keyRule);
+    }
+}
+
+ReplayStats Replayer::run() {
+    started_ = lastProgress_ = std::chrono::steady_clock::now();
+    bool drained = false;
+    while (!drained) {
+        if (stopRequested()) {
+            stats_.stopReason = std::string("stopped by ") + stopSignalName();
+            break;
+        }
+        if (timeIsUp()) {
+            stats_.stopReason = "max_run_seconds reached";
+            break;
+        }
+        if (horizon_.pendingCount() >= options_.maxPendingRanges) {
+            waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
+            if (horizon_.pendingCount() >= options_.maxPendingRanges) {
+                stats_.stopReason = "transactions still hold diffgen ids after " +
+                                    std::to_string(options_.horizonWaitSeconds) + " s";
+                break;
+            }
+        }
+        drained = !readNextPage();
+        drainFinalRanges();
+        writeState();
+        reportProgress(false);
+    }
+    if (drained && horizon_.pendingCount() > 0) {
+        waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
+        if (horizon_.pendingCount() > 0) {
+            log::warning("diffgen ids below the log's head may still be committed by running "
+                         "transactions; the bookmark stays before them and the next run "
+                         "reads them again");
+        }
+    }
+    writeState();
+    stats_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    reportProgress(true);
+    return stats_;
+}
+
+// Reads and emits one page; returns false when every stream is at the log's head.
+bool Replayer::readNextPage() {
+    int64_t lowest = INT64_MAX;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) lowest = std::min(lowest, stream.cursor);
+    }
+    if (lowest == INT64_MAX) return false;
+    std::vector<size_t> active;
+    int64_t upTo = INT64_MAX;
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        if (!streams_[i].replaying) continue;
+        if (streams_[i].cursor == lowest) {
+            active.push_back(i);
+        } else {
+            upTo = std::min(upTo, streams_[i].cursor);
+        }
+    }
+    EventPage page = connection_.readDiffgenPage(options_.diffgen, lowest, upTo,
+                                                 options_.pageSize, tableNames(active));
+    ++stats_.diffgenQueries;
+    stats_.events += page.size();
+    emitPlan(page, acceptMask(active), nullptr, false);
+
+    const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
+    const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
+    const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
+    settleRange(lowest, readThrough, lastId, page, active);
+    for (size_t i : active) streams_[i].cursor = readThrough;
+    return full || upTo != INT64_MAX;
+}
+
+void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
+                        const std::vector<int64_t>* alreadySeen, bool late) {
+    PagePlan::Options planOptions;
+    planOptions.streamOfTable = &streamOfTable_;
+    planOptions.rules = &rules_;
+    planOptions.acceptStream = &accept;
+    planOptions.skipBadEvents = options_.skipBadEvents;
+    planOptions.alreadySeen = alreadySeen;
+    planOptions.repullDeletes = late;
+    PagePlan plan(page, planOptions);
+    if (late) stats_.lateEvents += plan.eventsConsidered();
+    const std::string timeExtracted = utcNowIso();
+    uint64_t recordsBefore = emitter_.counters().records;
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        if (accept[i]) emitter_.emit(streams_[i], plan.streams()[i], timeExtracted);
+    }
+    stats_.records += emitter_.counters().records - recordsBefore;
+    stats_.repullQueries = emitter_.counters().repullQueries;
+}
+
+// Decides whether the ids just read over (from, readThrough] can still change.
+void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId,
+                           const EventPage& page, const std::vector<size_t>& active) {
+    if (readThrough <= from) return;
+    const bool eventsGapless = page.empty() ? from == lastId
+                                            : page.rangeRowCount() == lastId - from;
+    const bool headPartFinal = eventsGapless || horizon_.isFinalThrough(lastId);
+    const bool tailPartFinal = readThrough == lastId || horizon_.isFinalThrough(readThrough);
+    if (headPartFinal && tailPartFinal) {
+        horizon_.noteFinal(from, readThrough);
+        return;
+    }
+    PendingRange range;
+    range.from = from;
+    range.to = readThrough;
+    range.streams = active;
+    range.seenIds.reserve(page.size());
+    for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    range.mark = page.mark();
+    range.readAt = std::chrono::steady_clock::now();
+    horizon_.addPending(std::move(range));
+}
+
+void Replayer::drainFinalRanges() {
+    for (const PendingRange& range : horizon_.takeFinal()) emitLateEvents(range);
+}
+
+// A range just became final: read it again and emit what committed after the first read.
+void Replayer::emitLateEvents(const PendingRange& range) {
+    const std::vector<bool> accept = acceptMask(range.streams);
+    const std::vector<std::string> names = tableNames(range.streams);
+    int64_t after = range.from;
+    while (after < range.to) {
+        EventPage page =
+            connection_.readDiffgenPage(options_.diffgen, after, range.to, options_.pageSize, names);
+        ++stats_.diffgenQueries;
+        if (page.empty()) break;
+        emitPlan(page, accept, &range.seenIds, true);
+        after = page[page.size() - 1].id;
+        if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+    }
+}
+
+void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
+    auto deadline = std::chrono::steady_clock::now() + budget;
+    log::info("waiting up to " + std::to_string(static_cast<int>(budget.count())) +
+              " s for transactions that may still commit diffgen ids");
+    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline &&
+           !stopRequested()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        drainFinalRanges();
+        writeState();
+    }
+}
+
+void Replayer::writeState() {
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        const StreamRuntime& stream = streams_[i];
+        if (!stream.replaying) continue;
+        int64_t safe = stream.cursor;
+        if (auto held = horizon_.holdFor(i)) safe = std::min(safe, *held);
+        // A bookmark never moves backwards: an older run already proved everything below it.
+        int64_t previous = state_.bookmark(stream.definition->name).value_or(0);
+        state_.setBookmark(stream.definition->name, std::max(previous, safe));
+    }
+    writer_.writeState(state_.toJson());
+}
+
+bool Replayer::timeIsUp() const {
+    if (options_.maxRunSeconds <= 0) return false;
+    return std::chrono::steady_clock::now() - started_ >=
+           std::chrono::seconds(options_.maxRunSeconds);
+}
+
+void Replayer::reportProgress(bool force) {
+    auto now = std::chrono::steady_clock::now();
+    if (!force && now - lastProgress_ < std::chrono::duration<double>(
+                                            options_.progressIntervalSeconds)) {
+        return;
+    }
+    lastProgress_ = now;
+    double elapsed = std::chrono::duration<double>(now - started_).count();
+    double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
+    log::info("progress: " + std::to_string(stats_.events) + " events, " +
+              std::to_string(stats_.records) + " records, " +
+              std::to_string(static_cast<uint64_t>(rate)) + " events/s");
+    for (const auto& stream : streams_) {
+        log::info(R"(METRIC: {"type":"counter","metric":"record_count","value":)" +
+                  std::to_string(stream.recordCount) + R"(,"tags":{"stream":")" +
+                  stream.definition->name + R"("}})");
+    }
+}
+
+std::vector<bool> Replayer::acceptMask(const std::vector<size_t>& streams) const {
+    std::vector<bool> accept(streams_.size(), false);
+    for (size_t i : streams) accept[i] = true;
+    return accept;
+}
+
+std::vector<std::string> Replayer::tableNames(const std::vector<size_t>& streams) const {
+    std::vector<std::string> names;
+    names.reserve(streams.size());
+    for (size_t i : streams) names.push_back(streams_[i].definition->tableName);
+    return names;
+}
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,86 @@
+// The sync: one scan of the diffgen log serves every selected stream.
+//
+// Each stream has a cursor (every id <= it was read for the stream). Each page reads after the
+// lowest cursor C, for the streams standing at C only, and no further than the next stream's
+// cursor: a stream that lags catches up on its own table names, then joins the shared scan. So
+// the number of diffgen queries does not grow with the number of tables. After a page is
+// emitted, its streams' cursors advance, and a STATE follows with each stream's safe bookmark
+// (its cursor, held back by the horizon tracker while ids may still appear).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+#include "replay/horizon_tracker.hpp"
+#include "replay/plan_emitter.hpp"
+#include "replay/stream_runtime.hpp"
+#include "singer/message_writer.hpp"
+#include "state/tap_state.hpp"
+
+namespace tapdiffgen::core {
+
+struct ReplayOptions {
+    TableRef diffgen;
+    int64_t pageSize = 10000;
+    bool skipBadEvents = false;
+    int64_t maxRunSeconds = 0;  // 0: no limit
+    double horizonSettleSeconds = 10;
+    int64_t horizonWaitSeconds = 30;
+    size_t maxPendingRanges = 16;
+    int64_t keysPerFetch = 10000;
+    double progressIntervalSeconds = 10;
+};
+
+struct ReplayStats {
+    uint64_t events = 0;
+    uint64_t records = 0;
+    uint64_t diffgenQueries = 0;
+    uint64_t repullQueries = 0;
+    uint64_t lateEvents = 0;
+    double seconds = 0;
+    std::string stopReason;  // empty when the log was drained
+};
+
+class Replayer {
+public:
+    Replayer(DialectConnection& connection, MessageWriter& writer,
+             std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options);
+
+    /// Runs until the log is drained, a stop is asked for, or the time limit is reached.
+    /// Writes STATE after every page whose bookmarks changed and once at the end.
+    ReplayStats run();
+
+private:
+    DialectConnection& connection_;
+    MessageWriter& writer_;
+    std::vector<StreamRuntime>& streams_;
+    TapState& state_;
+    ReplayOptions options_;
+    HorizonTracker horizon_;
+    PlanEmitter emitter_;
+    std::unordered_map<std::string, size_t> streamOfTable_;
+    std::vector<StreamKeyRule> rules_;
+    ReplayStats stats_;
+    std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point lastProgress_;
+
+    bool readNextPage();
+    void emitPlan(const EventPage& page, const std::vector<bool>& accept,
+                  const std::vector<int64_t>* alreadySeen, bool late);
+    void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
+                     const std::vector<size_t>& active);
+    void emitLateEvents(const PendingRange& range);
+    void drainFinalRanges();
+    void waitForPendingRanges(std::chrono::duration<double> budget);
+    void writeState();
+    bool timeIsUp() const;
+    void reportProgress(bool force);
+    std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;
+    std::vector<std::string> tableNames(const std::vector<size_t>& streams) const;
+};
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,28 @@
+// start_from: snapshot, for a stream with no bookmark: emit every current row of its table,
+// then replay the log from the id that was the head when the snapshot began.
+//
+// Order matters: the head id M is read first, then the tap waits until every transaction that
+// could still commit an id <= M has ended, and only then reads the table. A change journalled
+// at an id <= M is therefore visible to the table read, and every later change is replayed.
+#pragma once
+
+#include "plugin/dialect_connection.hpp"
+#include "replay/stream_runtime.hpp"
+#include "singer/message_writer.hpp"
+#include "state/tap_state.hpp"
+
+namespace tapdiffgen::core {
+
+struct SnapshotOptions {
+    TableRef diffgen;
+    int64_t batchRows = 10000;
+    double horizonSettleSeconds = 10;
+    int64_t horizonWaitSeconds = 30;
+};
+
+/// Returns false (and logs why) when the snapshot could not start safely this run; the stream
+/// then keeps no bookmark and tries again next run.
+bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRuntime& stream,
+                 TapState& state, const SnapshotOptions& options);
+
+}  // namespace tapdiffgen::core

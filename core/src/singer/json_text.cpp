@@ -1,0 +1,120 @@
+#include "singer/json_text.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace tapdiffgen::core {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid
+// (overlong forms, surrogates and code points above U+10FFFF are invalid).
+size_t validUtf8Length(std::string_view text, size_t i) {
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    unsigned char lead = byte(i);
+    size_t remaining = text.size() - i;
+    auto continuation = [&](size_t k) { return k < text.size() && (byte(k) & 0xC0) == 0x80; };
+    if (lead >= 0xC2 && lead <= 0xDF) return remaining >= 2 && continuation(i + 1) ? 2 : 0;
+    if (lead >= 0xE0 && lead <= 0xEF) {
+        if (remaining < 3 || !continuation(i + 1) || !continuation(i + 2)) return 0;
+        unsigned char second = byte(i + 1);
+        if (lead == 0xE0 && second < 0xA0) return 0;
+        if (lead == 0xED && second >= 0xA0) return 0;
+        return 3;
+    }
+    if (lead >= 0xF0 && lead <= 0xF4) {
+        if (remaining < 4 || !continuation(i + 1) || !continuation(i + 2) || !continuation(i + 3)) {
+            return 0;
+        }
+        unsigned char second = byte(i + 1);
+        if (lead == 0xF0 && second < 0x90) return 0;
+        if (lead == 0xF4 && second >= 0x90) return 0;
+        return 4;
+    }
+    return 0;
+}
+
+void appendEscape(std::string& out, unsigned char c) {
+    switch (c) {
+        case '"': out += "\\\""; return;
+        case '\\': out += "\\\\"; return;
+        case '\n': out += "\\n"; return;
+        case '\r': out += "\\r"; return;
+        case '\t': out += "\\t"; return;
+        case '\b': out += "\\b"; return;
+        case '\f': out += "\\f"; return;
+        default:
+            out += "\\u00";
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 0xF]);
+    }
+}
+
+}  // namespace
+
+void appendJsonString(std::string& out, std::string_view text) {
+    out.push_back('"');
+    size_t runStart = 0;
+    size_t i = 0;
+    while (i < text.size()) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            ++i;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t length = validUtf8Length(text, i);
+            if (length != 0) {
+                i += length;
+                continue;
+            }
+        }
+        out.append(text.data() + runStart, i - runStart);
+        if (c >= 0x80) {
+            out += "\xEF\xBF\xBD";
+        } else {
+            appendEscape(out, c);
+        }
+        ++i;
+        runStart = i;
+    }
+    out.append(text.data() + runStart, text.size() - runStart);
+    out.push_back('"');
+}
+
+void appendHexString(std::string& out, std::string_view bytes) {
+    out.push_back('"');
+    size_t start = out.size();
+    out.resize(start + bytes.size() * 2);
+    char* cursor = out.data() + start;
+    for (unsigned char c : bytes) {
+        *cursor++ = kHex[c >> 4];
+        *cursor++ = kHex[c & 0xF];
+    }
+    out.push_back('"');
+}
+
+void appendInt64(std::string& out, int64_t value) {
+    char buffer[24];
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    out.append(buffer, result.ptr);
+}
+
+std::string utcNowIso() {
+    auto now = std::chrono::system_clock::now();
+    auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+    std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char buffer[96];
+    std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%06d+00:00",
+                  utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
+                  utc.tm_sec, static_cast<int>(micros % 1000000));
+    return buffer;
+}
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,23 @@
+// Hand-rolled JSON rendering for the hot path: records are written straight into one output
+// buffer, with no DOM and no allocation per value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tapdiffgen::core {
+
+/// Appends `text` as a JSON string (quotes included): escapes quotes, backslashes and control
+/// characters, and replaces every invalid UTF-8 sequence with U+FFFD so the line stays valid.
+void appendJsonString(std::string& out, std::string_view text);
+
+/// Appends bytes as a JSON string of lowercase hex digits.
+void appendHexString(std::string& out, std::string_view bytes);
+
+void appendInt64(std::string& out, int64_t value);
+
+/// The current UTC time as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00".
+std::string utcNowIso();
+
+}  // namespace tapdiffgen::core

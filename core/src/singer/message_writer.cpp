@@ -1,0 +1,81 @@
+#include "singer/message_writer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "singer/json_text.hpp"
+
+namespace tapdiffgen::core {
+
+MessageWriter::MessageWriter(int fd, size_t flushThreshold)
+    : fd_(fd), flushThreshold_(flushThreshold) {
+    buffer_.reserve(flushThreshold_ + (64u << 10));
+}
+
+MessageWriter::~MessageWriter() {
+    try {
+        flush();
+    } catch (...) {
+        // Nothing sensible to do with a closed stdout while unwinding.
+    }
+}
+
+void MessageWriter::writeSchema(std::string_view stream, std::string_view schemaJson,
+                                const std::vector<std::string>& keyProperties) {
+    buffer_ += R"({"type":"SCHEMA","stream":)";
+    appendJsonString(buffer_, stream);
+    buffer_ += R"(,"schema":)";
+    buffer_ += schemaJson;
+    buffer_ += R"(,"key_properties":[)";
+    for (size_t i = 0; i < keyProperties.size(); ++i) {
+        if (i > 0) buffer_.push_back(',');
+        appendJsonString(buffer_, keyProperties[i]);
+    }
+    buffer_ += "]}\n";
+    maybeFlush();
+}
+
+std::string& MessageWriter::beginRecord(std::string_view stream) {
+    buffer_ += R"({"type":"RECORD","stream":)";
+    appendJsonString(buffer_, stream);
+    buffer_ += R"(,"record":{)";
+    return buffer_;
+}
+
+void MessageWriter::endRecord(std::string_view timeExtracted) {
+    buffer_ += R"(},"time_extracted":")";
+    buffer_ += timeExtracted;
+    buffer_ += "\"}\n";
+    maybeFlush();
+}
+
+void MessageWriter::writeState(const std::string& valueJson) {
+    if (valueJson == lastState_) return;
+    buffer_ += R"({"type":"STATE","value":)";
+    buffer_ += valueJson;
+    buffer_ += "}\n";
+    lastState_ = valueJson;
+    flush();
+}
+
+void MessageWriter::maybeFlush() {
+    if (buffer_.size() >= flushThreshold_) flush();
+}
+
+void MessageWriter::flush() {
+    size_t done = 0;
+    while (done < buffer_.size()) {
+        ssize_t written = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            buffer_.clear();
+            throw OutputClosed();
+        }
+        done += static_cast<size_t>(written);
+    }
+    bytesWritten_ += done;
+    buffer_.clear();
+}
+
+}  // namespace tapdiffgen::core

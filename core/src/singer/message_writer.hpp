@@ -1,0 +1,51 @@
+// Writes Singer messages to stdout: one compact JSON object per line, nothing else. Lines are
+// gathered in one buffer and written with write(2) in large blocks; a STATE line is always
+// followed by a flush, so a STATE reaches the reader only after every RECORD it covers.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapdiffgen::core {
+
+class MessageWriter {
+public:
+    explicit MessageWriter(int fd = 1, size_t flushThreshold = 1u << 20);
+    ~MessageWriter();
+
+    void writeSchema(std::string_view stream, std::string_view schemaJson,
+                     const std::vector<std::string>& keyProperties);
+
+    /// Starts a RECORD line: the caller appends the record object's members to the returned
+    /// buffer (no braces), then calls endRecord.
+    std::string& beginRecord(std::string_view stream);
+    void endRecord(std::string_view timeExtracted);
+
+    /// Writes {"type":"STATE","value":<valueJson>} and flushes; a STATE identical to the
+    /// previous one is not repeated.
+    void writeState(const std::string& valueJson);
+    const std::string& lastState() const { return lastState_; }
+
+    void flush();
+    uint64_t bytesWritten() const { return bytesWritten_; }
+
+private:
+    int fd_;
+    size_t flushThreshold_;
+    std::string buffer_;
+    std::string lastState_;
+    uint64_t bytesWritten_ = 0;
+
+    void maybeFlush();
+};
+
+/// stdout was closed by the reader (EPIPE) or failed; the sync must stop.
+class OutputClosed : public std::exception {
+public:
+    const char* what() const noexcept override { return "stdout was closed by the reader"; }
+};
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,131 @@
+#include "state/tap_state.hpp"
+
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "singer/json_text.hpp"
+
+namespace tapdiffgen::core {
+namespace {
+
+bool configured(const std::vector<std::string>& streams, const std::string& name) {
+    return std::find(streams.begin(), streams.end(), name) != streams.end();
+}
+
+int64_t parseBookmark(const std::string& stream, const Poco::JSON::Object::Ptr& bookmark,
+                      const std::string& source) {
+    const std::string where = "state '" + source + "': bookmark of stream '" + stream + "'";
+    if (bookmark->has("replication_key")) {
+        Poco::Dynamic::Var key = bookmark->get("replication_key");
+        if (!key.isString() || key.toString() != TapState::kReplicationKey) {
+            throw StateError(where + " has replication_key '" + key.toString() +
+                             "', not '" + TapState::kReplicationKey +
+                             "': this state was written by another tap");
+        }
+    }
+    if (!bookmark->has("replication_key_value")) {
+        throw StateError(where + " has no replication_key_value");
+    }
+    Poco::Dynamic::Var value = bookmark->get("replication_key_value");
+    if (!value.isInteger()) {
+        throw StateError(where + ": replication_key_value '" + value.toString() +
+                         "' is not a diffgen id (an integer): this state was written by "
+                         "another tap");
+    }
+    return value.convert<int64_t>();
+}
+
+}  // namespace
+
+TapState TapState::parse(const std::string& jsonText, const std::string& source,
+                         const std::vector<std::string>& configuredStreams) {
+    Poco::Dynamic::Var root;
+    try {
+        Poco::JSON::Parser parser;
+        root = parser.parse(jsonText);
+    } catch (const Poco::Exception& failure) {
+        throw StateError("state '" + source + "' is not valid JSON: " + failure.message());
+    }
+    TapState state;
+    if (root.isEmpty()) return state;
+    auto object = root.extract<Poco::JSON::Object::Ptr>();
+    if (object.isNull()) throw StateError("state '" + source + "' must be a JSON object");
+    // Meltano and most tools pass the value itself; accept a whole STATE message too.
+    if (object->has("type") && object->has("value")) {
+        object = object->getObject("value");
+        if (object.isNull()) throw StateError("state '" + source + "': value is not an object");
+    }
+    if (!object->has("bookmarks")) return state;
+    auto bookmarks = object->getObject("bookmarks");
+    if (bookmarks.isNull()) throw StateError("state '" + source + "': bookmarks is not an object");
+    for (const auto& [stream, value] : *bookmarks) {
+        Poco::JSON::Object::Ptr bookmark;
+        if (value.type() == typeid(Poco::JSON::Object::Ptr)) {
+            bookmark = value.extract<Poco::JSON::Object::Ptr>();
+        }
+        if (configured(configuredStreams, stream)) {
+            if (bookmark.isNull()) {
+                throw StateError("state '" + source + "': bookmark of stream '" + stream +
+                                 "' is not an object");
+            }
+            state.bookmarks_[stream] = parseBookmark(stream, bookmark, source);
+        } else {
+            std::ostringstream raw;
+            Poco::JSON::Stringifier::condense(value, raw);
+            state.foreign_[stream] = raw.str();
+        }
+    }
+    return state;
+}
+
+TapState TapState::load(const std::string& path,
+                        const std::vector<std::string>& configuredStreams) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        throw StateError("cannot read state file '" + path + "': " + std::strerror(errno));
+    }
+    std::stringstream content;
+    content << file.rdbuf();
+    return parse(content.str(), path, configuredStreams);
+}
+
+std::optional<int64_t> TapState::bookmark(const std::string& stream) const {
+    auto found = bookmarks_.find(stream);
+    if (found == bookmarks_.end()) return std::nullopt;
+    return found->second;
+}
+
+void TapState::setBookmark(const std::string& stream, int64_t diffgenId) {
+    bookmarks_[stream] = diffgenId;
+}
+
+std::string TapState::toJson() const {
+    std::map<std::string, std::string> all = foreign_;
+    for (const auto& [stream, id] : bookmarks_) {
+        std::string bookmark = R"({"replication_key":")";
+        bookmark += kReplicationKey;
+        bookmark += R"(","replication_key_value":)";
+        appendInt64(bookmark, id);
+        bookmark += "}";
+        all[stream] = std::move(bookmark);
+    }
+    std::string json = R"({"bookmarks":{)";
+    bool first = true;
+    for (const auto& [stream, bookmark] : all) {
+        if (!first) json.push_back(',');
+        first = false;
+        appendJsonString(json, stream);
+        json.push_back(':');
+        json += bookmark;
+    }
+    json += "}}";
+    return json;
+}
+
+}  // namespace tapdiffgen::core

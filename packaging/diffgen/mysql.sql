@@ -1,0 +1,24 @@
+-- The diffgen pattern for MySQL and MariaDB: one journal table and three triggers per
+-- journalled table. The tap needs only SELECT on diffgen and on the journalled tables (plus
+-- PROCESS, so it can see running transactions and never skip an id they still hold).
+--
+-- ts_created is TIMESTAMP(6), not DATETIME: TIMESTAMP stores the instant, so the value does
+-- not depend on the time zone of the session that made the change.
+CREATE TABLE IF NOT EXISTS diffgen (
+    id         BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    tablename  VARCHAR(128) NOT NULL,
+    table_id   VARCHAR(255) NOT NULL,
+    op         CHAR(1)      NOT NULL,
+    ts_created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+    KEY diffgen_tablename_id (tablename, id)
+);
+
+-- For each journalled table (here: invoices, keyed by id):
+--   CREATE TRIGGER invoices_diffgen_i AFTER INSERT ON invoices FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'i');
+--   CREATE TRIGGER invoices_diffgen_u AFTER UPDATE ON invoices FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op)
+--       SELECT 'invoices', OLD.id, 'd' FROM DUAL WHERE NOT (OLD.id <=> NEW.id)
+--       UNION ALL SELECT 'invoices', NEW.id, 'u';
+--   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');

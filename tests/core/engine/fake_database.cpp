@@ -1,0 +1,97 @@
+#include "engine/fake_database.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/tap_main.hpp"
+#include "replay/stop_signal.hpp"
+
+namespace tapdiffgen::testing {
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+// Buffered output must land on the side of the redirect it was written on.
+void flushAll() {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+}
+
+// Points fd at a file for the lifetime of the object.
+class Redirect {
+public:
+    Redirect(int fd, const std::string& path) : fd_(fd), saved_((flushAll(), dup(fd))) {
+        int target = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(target, fd_);
+        close(target);
+    }
+    ~Redirect() {
+        flushAll();
+        dup2(saved_, fd_);
+        close(saved_);
+    }
+
+private:
+    int fd_;
+    int saved_;
+};
+
+}  // namespace
+
+FakeSetup::FakeSetup(const std::string& databaseJson, const std::string& extraConfig) {
+    char pattern[] = "/tmp/tdg-engine-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = pattern;
+    std::string database = write("database.json", databaseJson);
+    write("config.json", std::string(R"({"sql_dialect":")") + TDG_FAKE_PLUGIN +
+                             R"(","database":")" + database + R"(",)" + extraConfig + "}");
+}
+
+FakeSetup::~FakeSetup() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+}
+
+std::string FakeSetup::write(const std::string& name, const std::string& content) const {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+}
+
+TapRun runTap(const std::vector<std::string>& arguments) {
+    char pattern[] = "/tmp/tdg-run-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    std::string dir = pattern;
+    std::vector<std::string> storage = {"tap-diffgen"};
+    storage.insert(storage.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (auto& argument : storage) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+
+    TapRun run;
+    core::requestStop(false);
+    {
+        Redirect out(1, dir + "/stdout");
+        Redirect err(2, dir + "/stderr");
+        run.exitCode = core::tapMain(static_cast<int>(storage.size()), argv.data());
+    }
+    run.setOutput(readAll(dir + "/stdout"), readAll(dir + "/stderr"));
+    std::filesystem::remove_all(dir);
+    return run;
+}
+
+}  // namespace tapdiffgen::testing

@@ -1,0 +1,51 @@
+// The hand-written JSON rendering of the hot path.
+#include <doctest/doctest.h>
+
+#include "replay/record_renderer.hpp"
+#include "singer/json_text.hpp"
+
+using namespace tapdiffgen::core;
+
+namespace {
+std::string json(std::string_view text) {
+    std::string out;
+    appendJsonString(out, text);
+    return out;
+}
+TdgCell cell(TdgValueKind kind, std::string_view text) {
+    return TdgCell{kind, 0, 0, text.data(), text.size()};
+}
+std::string render(const TdgCell& value) {
+    std::string out;
+    appendCellJson(out, value);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("strings are escaped, control characters included") {
+    CHECK(json("plain") == R"("plain")");
+    CHECK(json("a\"b\\c") == R"("a\"b\\c")");
+    CHECK(json(std::string("\n\t\r\b\f\x01\x1f", 7)) == R"("\n\t\r\b\f\u0001\u001f")");
+    CHECK(json(std::string("nul\0byte", 8)) == R"("nul\u0000byte")");
+}
+
+TEST_CASE("valid UTF-8 passes through, invalid bytes become U+FFFD") {
+    CHECK(json("caf\xC3\xA9 \xF0\x9F\x98\x80") == "\"caf\xC3\xA9 \xF0\x9F\x98\x80\"");
+    CHECK(json("bad\xFFx") == "\"bad\xEF\xBF\xBDx\"");
+    CHECK(json("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");          // overlong
+    CHECK(json("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // surrogate
+    CHECK(json("cut\xE2\x82") == "\"cut\xEF\xBF\xBD\xEF\xBF\xBD\"");    // truncated
+}
+
+TEST_CASE("cells render by kind") {
+    CHECK(render(TdgCell{TDG_KIND_INT64, 0, INT64_MIN, nullptr, 0}) == "-9223372036854775808");
+    CHECK(render(TdgCell{TDG_KIND_BOOL, 0, 1, nullptr, 0}) == "true");
+    CHECK(render(cell(TDG_KIND_DECIMAL, "18446744073709551615")) == "18446744073709551615");
+    CHECK(render(cell(TDG_KIND_JSON, R"({"a":[1,null]})")) == R"({"a":[1,null]})");
+    CHECK(render(cell(TDG_KIND_BYTES, std::string_view("\x00\xff\x10", 3))) == R"("00ff10")");
+    CHECK(render(cell(TDG_KIND_TIMESTAMP, "2024-02-29T13:14:15.123456")) ==
+          R"("2024-02-29T13:14:15.123456+00:00")");
+    CHECK(render(cell(TDG_KIND_TIMESTAMPTZ, "2024-02-29T13:14:15.000000+05:30")) ==
+          R"("2024-02-29T13:14:15.000000+05:30")");
+    CHECK(render(cell(TDG_KIND_DATE, "2024-02-29")) == R"("2024-02-29")");
+}

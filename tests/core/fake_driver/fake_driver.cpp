@@ -1,0 +1,252 @@
+// A dialect plugin over an in-memory database described by a JSON file (the `database`
+// setting), built with the SDK exactly like a real driver. Engine tests use it to drive the
+// real ABI, loader and engine through cases a real server cannot stage on demand: gaps that
+// fill late, a horizon that stays pending, unknown ops, NULL keys.
+//
+// File shape:
+// {
+//   "tables": {"invoices": {"columns": [{"name":"id","kind":"int64","pk":true},
+//                                        {"name":"amount","kind":"decimal","scale":2}, ...],
+//                           "rows": [[1, "10.50"], ...]}},
+//   "diffgen": [[id, "table", "table_id" or null, "op", "ts"], ...],
+//   "late": [[id, "table", "table_id", "op", "ts", checksUntilVisible], ...],
+//   "horizon": "driver" (default) | "unsupported"
+// }
+// A "late" event is invisible (a running transaction holds it) until check_horizon has been
+// called checksUntilVisible times; then it is visible, and the horizon is final once every
+// late event is visible.
+#include <Poco/JSON/Parser.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tap-diffgen/sdk/export.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+
+namespace {
+
+using namespace tapdiffgen::sdk;
+
+struct FakeColumn {
+    std::string name;
+    TdgValueKind kind;
+    int scale;
+    bool primaryKey;
+};
+
+struct FakeEvent {
+    int64_t id;
+    std::string table;
+    std::optional<std::string> tableId;
+    std::string op;
+    std::string ts;
+    int checksUntilVisible;
+};
+
+struct FakeTable {
+    std::vector<FakeColumn> columns;
+    std::vector<Poco::JSON::Array::Ptr> rows;
+};
+
+TdgValueKind kindFromName(const std::string& name) {
+    static const std::map<std::string, TdgValueKind> kinds = {
+        {"bool", TDG_KIND_BOOL},         {"int64", TDG_KIND_INT64},
+        {"decimal", TDG_KIND_DECIMAL},   {"text", TDG_KIND_TEXT},
+        {"bytes", TDG_KIND_BYTES},       {"json", TDG_KIND_JSON},
+        {"date", TDG_KIND_DATE},         {"time", TDG_KIND_TIME},
+        {"timestamp", TDG_KIND_TIMESTAMP}, {"timestamptz", TDG_KIND_TIMESTAMPTZ}};
+    auto found = kinds.find(name);
+    if (found == kinds.end()) throw invalidArgument("unknown kind " + name);
+    return found->second;
+}
+
+FakeEvent eventFrom(const Poco::JSON::Array::Ptr& item, bool late) {
+    FakeEvent event;
+    event.id = item->getElement<int64_t>(0);
+    event.table = item->getElement<std::string>(1);
+    if (!item->isNull(2)) event.tableId = item->get(2).toString();
+    event.op = item->isNull(3) ? "" : item->getElement<std::string>(3);
+    event.ts = item->getElement<std::string>(4);
+    event.checksUntilVisible = late ? item->getElement<int>(5) : 0;
+    return event;
+}
+
+class FakeDriver : public IDialectDriver {
+public:
+    explicit FakeDriver(const ConnectOptions& options) {
+        std::string path = options.get("database");
+        if (options.get("password") == "wrong") {
+            throw DriverError(TDG_UNAUTHENTICATED, "password authentication failed for user '" +
+                                                       options.get("user") + "'",
+                              "28P01");
+        }
+        std::ifstream file(path);
+        if (!file) throw DriverError(TDG_NOT_FOUND, "fake database file '" + path + "' not found");
+        std::stringstream text;
+        text << file.rdbuf();
+        Poco::JSON::Parser parser;
+        auto root = parser.parse(text.str()).extract<Poco::JSON::Object::Ptr>();
+        loadTables(root->getObject("tables"));
+        auto events = root->getArray("diffgen");
+        for (size_t i = 0; events && i < events->size(); ++i) {
+            events_.push_back(eventFrom(events->getArray(static_cast<unsigned>(i)), false));
+        }
+        auto late = root->getArray("late");
+        for (size_t i = 0; late && i < late->size(); ++i) {
+            events_.push_back(eventFrom(late->getArray(static_cast<unsigned>(i)), true));
+        }
+        std::sort(events_.begin(), events_.end(),
+                  [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
+        horizonSupported_ = !root->has("horizon") ||
+                            root->getValue<std::string>("horizon") != "unsupported";
+    }
+
+    std::string serverVersion() override { return "FakeDB 1.0"; }
+
+    std::vector<ColumnInfo> describeTable(const TableName& table) override {
+        const FakeTable& fake = find(table);
+        std::vector<ColumnInfo> columns;
+        int ordinal = 0;
+        for (const FakeColumn& column : fake.columns) {
+            ColumnInfo info;
+            info.name = column.name;
+            info.ordinal = ++ordinal;
+            info.kind = column.kind;
+            info.sqlType = "fake";
+            info.scale = column.scale;
+            info.primaryKey = column.primaryKey;
+            info.nullable = !column.primaryKey;
+            info.jsonSchema = jsonSchemaForKind(column.kind, column.scale);
+            columns.push_back(info);
+        }
+        return columns;
+    }
+
+    void readDiffgenPage(const PageRequest& request, EventPage& page) override {
+        int64_t last = request.afterId;
+        for (const FakeEvent& event : events_) {
+            if (!visible(event) || event.id <= request.afterId || event.id > request.upToId) {
+                continue;
+            }
+            if (std::find(request.tableNames.begin(), request.tableNames.end(), event.table) ==
+                request.tableNames.end()) {
+                continue;
+            }
+            if (static_cast<int64_t>(page.size()) >= request.limit) break;
+            std::string_view id = event.tableId ? std::string_view(*event.tableId) : "";
+            page.add(event.id, event.op.empty() ? '\0' : event.op[0], event.table,
+                     event.tableId ? &id : nullptr, event.ts);
+            last = event.id;
+        }
+        int64_t count = 0;
+        for (const FakeEvent& event : events_) {
+            if (visible(event) && event.id > request.afterId && event.id <= last) ++count;
+        }
+        page.setRangeRowCount(count);
+        page.setMark(TdgHorizonMark{{1, 0, 0, 0}});
+    }
+
+    std::optional<int64_t> maxDiffgenId(const TableName&) override {
+        std::optional<int64_t> highest;
+        for (const FakeEvent& event : events_) {
+            if (visible(event)) highest = std::max(highest.value_or(0), event.id);
+        }
+        return highest;
+    }
+
+    void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
+        const FakeTable& fake = find(request.table);
+        size_t keyColumn = columnIndex(fake, request.keyColumn);
+        for (const auto& row : fake.rows) {
+            std::string key = row->get(static_cast<unsigned>(keyColumn)).toString();
+            if (std::find(request.keys.begin(), request.keys.end(), key) == request.keys.end()) {
+                continue;
+            }
+            addRow(fake, row, request.columns, rows);
+        }
+    }
+
+    void scanTable(const ScanRequest& request, RowBatchBuilder& rows) override {
+        const FakeTable& fake = find(request.table);
+        for (const auto& row : fake.rows) addRow(fake, row, request.columns, rows);
+    }
+
+    HorizonState checkHorizon(const TdgHorizonMark&, TdgHorizonMark&) override {
+        if (!horizonSupported_) throw notImplemented("fake horizon unsupported");
+        bool allVisible = true;
+        for (FakeEvent& event : events_) {
+            if (event.checksUntilVisible > 0) {
+                --event.checksUntilVisible;
+                allVisible = false;
+            }
+        }
+        return allVisible ? HorizonState::Final : HorizonState::Pending;
+    }
+
+private:
+    std::map<std::string, FakeTable> tables_;
+    std::vector<FakeEvent> events_;
+    bool horizonSupported_ = true;
+
+    static bool visible(const FakeEvent& event) { return event.checksUntilVisible == 0; }
+
+    void loadTables(const Poco::JSON::Object::Ptr& tables) {
+        for (const auto& [name, value] : *tables) {
+            auto table = value.extract<Poco::JSON::Object::Ptr>();
+            FakeTable fake;
+            auto columns = table->getArray("columns");
+            for (size_t i = 0; i < columns->size(); ++i) {
+                auto column = columns->getObject(static_cast<unsigned>(i));
+                fake.columns.push_back(
+                    {column->getValue<std::string>("name"),
+                     kindFromName(column->getValue<std::string>("kind")),
+                     column->has("scale") ? column->getValue<int>("scale") : -1,
+                     column->has("pk") && column->getValue<bool>("pk")});
+            }
+            auto rows = table->getArray("rows");
+            for (size_t i = 0; rows && i < rows->size(); ++i) {
+                fake.rows.push_back(rows->getArray(static_cast<unsigned>(i)));
+            }
+            tables_[name] = fake;
+        }
+    }
+
+    const FakeTable& find(const TableName& table) const {
+        auto found = tables_.find(table.display());
+        if (found == tables_.end()) throw notFound("table '" + table.display() + "' does not exist");
+        return found->second;
+    }
+
+    static size_t columnIndex(const FakeTable& table, std::string_view name) {
+        for (size_t i = 0; i < table.columns.size(); ++i) {
+            if (table.columns[i].name == name) return i;
+        }
+        throw notFound("column '" + std::string(name) + "' does not exist");
+    }
+
+    static void addRow(const FakeTable& table, const Poco::JSON::Array::Ptr& row,
+                       const std::vector<std::string_view>& columns, RowBatchBuilder& rows) {
+        for (std::string_view name : columns) {
+            size_t index = columnIndex(table, name);
+            Poco::Dynamic::Var value = row->get(static_cast<unsigned>(index));
+            TdgValueKind kind = table.columns[index].kind;
+            if (value.isEmpty()) {
+                rows.addNull();
+            } else if (kind == TDG_KIND_BOOL) {
+                rows.addBool(value.convert<bool>());
+            } else if (kind == TDG_KIND_INT64) {
+                rows.addInt64(value.convert<int64_t>());
+            } else {
+                rows.addText(kind, value.toString());
+            }
+        }
+        rows.endRow();
+    }
+};
+
+}  // namespace
+
+TAP_DIFFGEN_EXPORT_DRIVER(FakeDriver, "fake", TAP_DIFFGEN_NO_ALIASES, "0.0.1",
+                          "in-memory driver for engine tests")

@@ -1,0 +1,116 @@
+#include "dialect_fixture.hpp"
+
+#include <Poco/JSON/Stringifier.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace tapdiffgen::testing {
+namespace {
+
+std::string readSql(const std::string& name) {
+    std::ifstream file(std::string(TDG_DIFFGEN_SQL_DIR) + "/" + name);
+    std::stringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+// The documented SQL with every diffgen* object renamed to the test's own.
+std::string renamed(const std::string& sql, const std::string& prefix) {
+    static const std::regex diffgenName(R"(\bdiffgen(\w*))");
+    return std::regex_replace(sql, diffgenName, prefix + "_diffgen$1");
+}
+
+std::string mysqlTriggers(const std::string& table, const std::string& key,
+                          const std::string& diffgen) {
+    std::string sql;
+    sql += "CREATE TRIGGER " + table + "_dg_i AFTER INSERT ON " + table +
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" +
+           table + "', NEW." + key + ", 'i');\n";
+    sql += "CREATE TRIGGER " + table + "_dg_u AFTER UPDATE ON " + table +
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) SELECT '" +
+           table + "', OLD." + key + ", 'd' FROM DUAL WHERE NOT (OLD." + key + " <=> NEW." +
+           key + ") UNION ALL SELECT '" + table + "', NEW." + key + ", 'u';\n";
+    sql += "CREATE TRIGGER " + table + "_dg_d AFTER DELETE ON " + table +
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" +
+           table + "', OLD." + key + ", 'd');\n";
+    return sql;
+}
+
+}  // namespace
+
+JournalledSchema::JournalledSchema(const DatabaseEnv& env, const std::string& prefix)
+    : env_(env), prefix_(prefix) {
+    if (isPostgres()) {
+        exec("DROP TABLE IF EXISTS " + diffgenTable() + " CASCADE");
+        exec(renamed(readSql("postgres.sql"), prefix_));
+    } else {
+        exec("DROP TABLE IF EXISTS " + diffgenTable());
+        exec(renamed(readSql("mysql.sql"), prefix_));
+    }
+}
+
+JournalledSchema::~JournalledSchema() {
+    try {
+        for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
+        exec("DROP TABLE IF EXISTS " + diffgenTable());
+        if (isPostgres()) exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_journal()");
+    } catch (...) {
+        // Leftovers are dropped by the next run's constructor.
+    }
+}
+
+void JournalledSchema::exec(const std::string& sql) const { tapdiffgen::testing::exec(env_, sql); }
+
+void JournalledSchema::createTable(const std::string& name, const std::string& columnsSql,
+                                   const std::string& keyColumn) {
+    const std::string full = table(name);
+    exec("DROP TABLE IF EXISTS " + full);
+    exec("CREATE TABLE " + full + " (" + columnsSql + ")");
+    if (isPostgres()) {
+        exec("CREATE TRIGGER " + full + "_dg AFTER INSERT OR UPDATE OR DELETE ON " + full +
+             " FOR EACH ROW EXECUTE FUNCTION " + prefix_ + "_diffgen_journal('" + keyColumn +
+             "')");
+    } else {
+        exec(mysqlTriggers(full, keyColumn, diffgenTable()));
+    }
+    created_.push_back(full);
+    keys_[full] = keyColumn;
+}
+
+std::string JournalledSchema::writeConfig(const ScratchDir& dir,
+                                          const std::vector<std::string>& tables,
+                                          const std::string& extra) const {
+    std::string json = env_.configPrefix() + R"(,"diffgen_table":")" + diffgenTable() +
+                       R"(","tables":[)";
+    for (size_t i = 0; i < tables.size(); ++i) {
+        if (i > 0) json += ",";
+        json += R"({"table_name":")" + tables[i] + R"(","pk_column":")" + keys_.at(tables[i]) +
+                R"("})";
+    }
+    json += "]" + (extra.empty() ? "" : "," + extra) + "}";
+    return dir.write("config.json", json);
+}
+
+std::map<std::string, std::string> replicaOf(const std::vector<Poco::JSON::Object::Ptr>& records,
+                                             const std::string& keyColumn) {
+    std::map<std::string, std::string> replica;
+    for (const auto& record : records) {
+        std::string key = record->get(keyColumn).toString();
+        if (record->getValue<bool>("is_deleted")) {
+            replica.erase(key);
+            continue;
+        }
+        Poco::JSON::Object copy(*record);
+        copy.remove("is_deleted");
+        copy.remove("_sdc_diffgen_ts_created");
+        copy.remove("_sdc_deleted_at");
+        std::ostringstream text;
+        copy.stringify(text);
+        replica[key] = text.str();
+    }
+    return replica;
+}
+
+}  // namespace tapdiffgen::testing

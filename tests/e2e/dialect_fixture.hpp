@@ -1,0 +1,46 @@
+// One journalled schema per test on a real server: a diffgen table and its triggers made from
+// the documented SQL, under names of the test's own so tests can run side by side.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/databases.hpp"
+#include "support/tap_process.hpp"
+
+namespace tapdiffgen::testing {
+
+class JournalledSchema {
+public:
+    /// prefix: unique per test; every table and the diffgen table get it.
+    JournalledSchema(const DatabaseEnv& env, const std::string& prefix);
+    ~JournalledSchema();
+
+    const DatabaseEnv& env() const { return env_; }
+    bool isPostgres() const { return env_.dialect == "postgres"; }
+    std::string diffgenTable() const { return prefix_ + "_diffgen"; }
+    std::string table(const std::string& name) const { return prefix_ + "_" + name; }
+
+    /// Creates `name` with columnsSql (the key column first) and journals it.
+    void createTable(const std::string& name, const std::string& columnsSql,
+                     const std::string& keyColumn);
+    void exec(const std::string& sql) const;
+
+    /// A config file selecting `tables` (name → pk column), plus extra members.
+    std::string writeConfig(const ScratchDir& dir, const std::vector<std::string>& tables,
+                            const std::string& extra = "") const;
+
+private:
+    DatabaseEnv env_;
+    std::string prefix_;
+    std::vector<std::string> created_;
+    std::map<std::string, std::string> keys_;
+};
+
+/// The rows a target would hold after applying `records` in order (upsert by key, delete on
+/// is_deleted): key → compact JSON of the record without the metadata columns.
+std::map<std::string, std::string> replicaOf(const std::vector<Poco::JSON::Object::Ptr>& records,
+                                             const std::string& keyColumn);
+
+}  // namespace tapdiffgen::testing

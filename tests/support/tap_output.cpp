@@ -1,0 +1,44 @@
+#include "support/tap_output.hpp"
+
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+
+#include <sstream>
+
+namespace tapdiffgen::testing {
+
+void TapRun::setOutput(const std::string& out, const std::string& err) {
+    std::stringstream stream(out);
+    for (std::string line; std::getline(stream, line);) lines.push_back(line);
+    stderrText = err;
+}
+
+std::vector<Poco::JSON::Object::Ptr> TapRun::messages(const std::string& type) const {
+    std::vector<Poco::JSON::Object::Ptr> found;
+    for (const auto& line : lines) {
+        Poco::JSON::Parser parser;
+        auto message = parser.parse(line).extract<Poco::JSON::Object::Ptr>();
+        if (message->getValue<std::string>("type") == type) found.push_back(message);
+    }
+    return found;
+}
+
+std::vector<Poco::JSON::Object::Ptr> TapRun::records(const std::string& stream) const {
+    std::vector<Poco::JSON::Object::Ptr> found;
+    for (const auto& message : messages("RECORD")) {
+        if (message->getValue<std::string>("stream") == stream) {
+            found.push_back(message->getObject("record"));
+        }
+    }
+    return found;
+}
+
+std::string TapRun::lastState() const {
+    auto states = messages("STATE");
+    if (states.empty()) return "";
+    std::ostringstream out;
+    Poco::JSON::Stringifier::condense(states.back()->get("value"), out);
+    return out.str();
+}
+
+}  // namespace tapdiffgen::testing

@@ -1,0 +1,25 @@
+// What one tap run wrote, with accessors for the Singer messages in it.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <string>
+#include <vector>
+
+namespace tapdiffgen::testing {
+
+struct TapRun {
+    int exitCode = -1;
+    std::vector<std::string> lines;  // stdout
+    std::string stderrText;
+
+    /// Splits stdout into lines.
+    void setOutput(const std::string& out, const std::string& err);
+
+    std::vector<Poco::JSON::Object::Ptr> messages(const std::string& type) const;
+    std::vector<Poco::JSON::Object::Ptr> records(const std::string& stream) const;
+    /// The value of the last STATE message, as compact JSON ("" if none).
+    std::string lastState() const;
+};
+
+}  // namespace tapdiffgen::testing

@@ -1,0 +1,79 @@
+#include "support/tap_process.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tapdiffgen::testing {
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+}  // namespace
+
+std::string tapBinary() {
+    const char* path = std::getenv("TDG_TEST_TAP_BINARY");
+    if (path == nullptr || path[0] == '\0') {
+        throw std::runtime_error("TDG_TEST_TAP_BINARY is not set (run the tests through ctest)");
+    }
+    return path;
+}
+
+ScratchDir::ScratchDir() {
+    char pattern[] = "/tmp/tdg-test-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
+
+std::string ScratchDir::write(const std::string& name, const std::string& content) const {
+    std::string file = path_ + "/" + name;
+    std::ofstream(file, std::ios::binary) << content;
+    return file;
+}
+
+TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir) {
+    ScratchDir output;
+    const std::string outPath = output.path() + "/stdout";
+    const std::string errPath = output.path() + "/stderr";
+    std::vector<std::string> storage = {tapBinary()};
+    storage.insert(storage.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (auto& argument : storage) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+
+    pid_t child = fork();
+    if (child < 0) throw std::runtime_error("fork failed");
+    if (child == 0) {
+        int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(out, 1);
+        dup2(err, 2);
+        if (chdir(workingDir.c_str()) != 0) _exit(126);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    TapRun run;
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.setOutput(readAll(outPath), readAll(errPath));
+    return run;
+}
+
+}  // namespace tapdiffgen::testing

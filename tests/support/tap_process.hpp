@@ -1,0 +1,30 @@
+// Runs the real tap-diffgen executable (TDG_TEST_TAP_BINARY) as a child process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/tap_output.hpp"
+
+namespace tapdiffgen::testing {
+
+/// The built executable's path, from TDG_TEST_TAP_BINARY.
+std::string tapBinary();
+
+/// Runs the tap with `arguments` in `workingDir`, waits, and collects stdout and stderr.
+TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir = "/tmp");
+
+/// A scratch directory removed with the object.
+class ScratchDir {
+public:
+    ScratchDir();
+    ~ScratchDir();
+    const std::string& path() const { return path_; }
+    /// Writes a file in the directory and returns its path.
+    std::string write(const std::string& name, const std::string& content) const;
+
+private:
+    std::string path_;
+};
+
+}  // namespace tapdiffgen::testing
