@@ -10,7 +10,8 @@
 //                           "rows": [[1, "10.50"], ...]}},
 //   "diffgen": [[id, "table", "table_id" or null, "op", "ts"], ...],
 //   "late": [[id, "table", "table_id", "op", "ts", checksUntilVisible], ...],
-//   "horizon": "driver" (default) | "unsupported"
+//   "horizon": "driver" (default) | "unsupported",
+//   "page_delay_ms": 0            (each page read takes this long: a slow server)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "tap-diffgen/sdk/export.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -99,6 +101,7 @@ public:
         }
         std::sort(events_.begin(), events_.end(),
                   [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
+        if (root->has("page_delay_ms")) pageDelay_ = root->getValue<int>("page_delay_ms");
         horizonSupported_ = !root->has("horizon") ||
                             root->getValue<std::string>("horizon") != "unsupported";
     }
@@ -125,6 +128,7 @@ public:
     }
 
     void readDiffgenPage(const PageRequest& request, EventPage& page) override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pageDelay_));
         int64_t last = request.afterId;
         for (const FakeEvent& event : events_) {
             if (!visible(event) || event.id <= request.afterId || event.id > request.upToId) {
@@ -189,6 +193,7 @@ private:
     std::map<std::string, FakeTable> tables_;
     std::vector<FakeEvent> events_;
     bool horizonSupported_ = true;
+    int pageDelay_ = 0;
 
     static bool visible(const FakeEvent& event) { return event.checksUntilVisible == 0; }
 
