@@ -1,9 +1,12 @@
 #include "cli/sync_command.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "catalog/catalog_json.hpp"
 #include "catalog/discovery.hpp"
@@ -48,6 +51,29 @@ std::unique_ptr<DialectConnection> connect(const CommandLine& line, const TapCon
     return connection;
 }
 
+// Opens a new connection after a lost one; a failure that is itself retryable is reported as
+// the original loss once the attempts are used up.
+std::unique_ptr<DialectConnection> reconnect(const CommandLine& line, const TapConfig& config,
+                                             int64_t attempt, const DialectError& lost) {
+    for (;; ++attempt) {
+        try {
+            return connect(line, config);
+        } catch (const DialectError& failure) {
+            if (!failure.retryable() || attempt >= config.reconnectAttempts || stopRequested()) {
+                throw DialectError(lost.status(),
+                                   std::string(lost.what()) + "; reconnecting failed: " +
+                                       failure.what(),
+                                   lost.sqlstate(), false);
+            }
+            const int64_t wait = std::min<int64_t>(config.reconnectMaxWaitSeconds,
+                                                   int64_t{1} << std::min<int64_t>(attempt, 20));
+            log::warning(std::string("reconnect failed: ") + failure.what() + "; next try in " +
+                         std::to_string(wait) + " s");
+            std::this_thread::sleep_for(std::chrono::seconds(wait));
+        }
+    }
+}
+
 std::vector<std::string> streamNames(const std::vector<StreamDefinition>& streams) {
     std::vector<std::string> names;
     for (const auto& stream : streams) names.push_back(stream.name);
@@ -83,8 +109,42 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
     }
 }
 
-int runSync(const CommandLine& line, const TapConfig& config, DialectConnection& connection,
+// Replays; when the connection is lost, reconnects with exponential backoff (bounded by
+// reconnect_attempts and reconnect_max_wait_seconds) and resumes from the last safe STATE.
+// Records after that STATE may be emitted twice, which targets absorb by upserting on the key.
+ReplayStats replayWithReconnect(const CommandLine& line, const TapConfig& config,
+                                std::unique_ptr<DialectConnection>& connection,
+                                MessageWriter& writer, std::vector<StreamRuntime>& streams,
+                                TapState& state, const ReplayOptions& options) {
+    for (int64_t attempt = 1;; ++attempt) {
+        try {
+            Replayer replayer(*connection, writer, streams, state, options);
+            return replayer.run();
+        } catch (const DialectError& failure) {
+            if (!failure.retryable() || attempt > config.reconnectAttempts || stopRequested()) {
+                throw;
+            }
+            const int64_t wait =
+                std::min<int64_t>(config.reconnectMaxWaitSeconds, int64_t{1} << std::min<int64_t>(attempt - 1, 20));
+            log::warning(std::string("connection lost: ") + failure.what() + "; reconnecting in " +
+                         std::to_string(wait) + " s (attempt " + std::to_string(attempt) + " of " +
+                         std::to_string(config.reconnectAttempts) + ")");
+            connection.reset();
+            std::this_thread::sleep_for(std::chrono::seconds(wait));
+            connection = reconnect(line, config, attempt, failure);
+            for (auto& stream : streams) {
+                if (stream.replaying) {
+                    stream.cursor = state.bookmark(stream.definition->name).value_or(0);
+                }
+            }
+        }
+    }
+}
+
+int runSync(const CommandLine& line, const TapConfig& config,
+            std::unique_ptr<DialectConnection>& owned,
             std::vector<StreamDefinition>& definitions) {
+    DialectConnection& connection = *owned;
     TapState state;
     if (line.state) state = TapState::load(*line.state, streamNames(definitions));
 
@@ -124,8 +184,7 @@ int runSync(const CommandLine& line, const TapConfig& config, DialectConnection&
     options.maxRunSeconds = config.maxRunSeconds;
     options.horizonSettleSeconds = config.horizonSettleSeconds;
     options.horizonWaitSeconds = config.horizonWaitSeconds;
-    Replayer replayer(connection, writer, streams, state, options);
-    ReplayStats stats = replayer.run();
+    ReplayStats stats = replayWithReconnect(line, config, owned, writer, streams, state, options);
     std::ostringstream summary;
     summary << "sync done: " << stats.events << " events, " << stats.records << " records, "
             << stats.diffgenQueries << " diffgen queries, " << stats.repullQueries
@@ -149,7 +208,7 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
     if (line.catalog) {
         applyCatalogSelection(readFile(*line.catalog, "catalog"), *line.catalog, definitions);
     }
-    return runSync(line, config, *connection, definitions);
+    return runSync(line, config, connection, definitions);
 }
 
 int listPlugins(const CommandLine& line) {

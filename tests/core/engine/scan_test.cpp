@@ -117,3 +117,24 @@ TEST_CASE("max_run_seconds stops at a page boundary without jumping to the head"
     CHECK(run.records("t0").size() <= static_cast<size_t>(bookmark));
     CHECK(run.stderrText.find("max_run_seconds reached") != std::string::npos);
 }
+
+TEST_CASE("a lost connection is re-opened and the sync resumes from the last safe STATE") {
+    std::string flaky = databaseWithTables(1, 20);
+    flaky.insert(flaky.size() - 1, R"(,"lose_connection_at_page":3)");
+    FakeSetup setup(flaky, tablesSetting(1) + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(run.stderrText.find("connection lost: server closed the connection unexpectedly") !=
+          std::string::npos);
+    CHECK(run.lastState().find(R"("replication_key_value":20)") != std::string::npos);
+}
+
+TEST_CASE("when reconnecting is not allowed the run fails with its last safe STATE written") {
+    std::string flaky = databaseWithTables(1, 20);
+    flaky.insert(flaky.size() - 1, R"(,"lose_connection_at_page":3)");
+    FakeSetup setup(flaky, tablesSetting(1) + R"(,"page_size":4,"reconnect_attempts":0)");
+    auto run = runTap({"--config", setup.configPath()});
+    CHECK(run.exitCode == 1);
+    CHECK(run.stderrText.find("server closed the connection unexpectedly") != std::string::npos);
+    CHECK(run.lastState().find(R"("replication_key_value":8)") != std::string::npos);
+}

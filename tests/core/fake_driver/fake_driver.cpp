@@ -11,7 +11,9 @@
 //   "diffgen": [[id, "table", "table_id" or null, "op", "ts"], ...],
 //   "late": [[id, "table", "table_id", "op", "ts", checksUntilVisible], ...],
 //   "horizon": "driver" (default) | "unsupported",
-//   "page_delay_ms": 0            (each page read takes this long: a slow server)
+//   "page_delay_ms": 0,           (each page read takes this long: a slow server)
+//   "lose_connection_at_page": N  (the Nth page read of the process fails once with a
+//                                  retryable IO error, as a dropped connection would)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
@@ -102,6 +104,10 @@ public:
         std::sort(events_.begin(), events_.end(),
                   [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
         if (root->has("page_delay_ms")) pageDelay_ = root->getValue<int>("page_delay_ms");
+        if (root->has("lose_connection_at_page")) {
+            loseAtPage_ = root->getValue<int>("lose_connection_at_page");
+        }
+        path_ = path;
         horizonSupported_ = !root->has("horizon") ||
                             root->getValue<std::string>("horizon") != "unsupported";
     }
@@ -129,6 +135,11 @@ public:
 
     void readDiffgenPage(const PageRequest& request, EventPage& page) override {
         std::this_thread::sleep_for(std::chrono::milliseconds(pageDelay_));
+        // Counted per database file across connections: the loss happens once per process.
+        int pagesRead = ++pagesReadByDatabase()[path_];
+        if (loseAtPage_ > 0 && pagesRead == loseAtPage_) {
+            throw DriverError(TDG_IO, "server closed the connection unexpectedly", "08006", true);
+        }
         int64_t last = request.afterId;
         for (const FakeEvent& event : events_) {
             if (!visible(event) || event.id <= request.afterId || event.id > request.upToId) {
@@ -194,6 +205,13 @@ private:
     std::vector<FakeEvent> events_;
     bool horizonSupported_ = true;
     int pageDelay_ = 0;
+    int loseAtPage_ = 0;
+    std::string path_;
+
+    static std::map<std::string, int>& pagesReadByDatabase() {
+        static std::map<std::string, int> pages;
+        return pages;
+    }
 
     static bool visible(const FakeEvent& event) { return event.checksUntilVisible == 0; }
 
