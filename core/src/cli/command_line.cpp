@@ -57,6 +57,9 @@ CommandLine parseCommandLine(int argc, char** argv) {
         }
         option->second(inlineValue);
     }
+    if (line.format != "text" && line.format != "json" && line.format != "markdown") {
+        throw UsageError("unknown --format '" + line.format + "' (expected text, json or markdown)");
+    }
     return line;
 }
 

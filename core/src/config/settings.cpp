@@ -1,0 +1,232 @@
+#include "config/settings.hpp"
+
+#include <Poco/JSON/Array.h>
+
+#include <cctype>
+#include <utility>
+
+#include "config/json_value.hpp"
+
+namespace tapdiffgen::core {
+
+namespace {
+
+using Poco::JSON::Array;
+using Poco::JSON::Object;
+
+// Reads like the catalogue it builds; designated initializers would warn on every
+// field left out.
+class Spec {
+public:
+    Spec(std::string name, std::string type, std::string description) {
+        spec_.name = std::move(name);
+        spec_.type = std::move(type);
+        spec_.description = std::move(description);
+    }
+    Spec& required() { return set(spec_.required, true); }
+    Spec& secret() { return set(spec_.secret, true); }
+    Spec& defaultJson(std::string json) { return set(spec_.defaultJson, std::move(json)); }
+    Spec& allowed(std::vector<std::string> values) { return set(spec_.allowed, std::move(values)); }
+    Spec& dialects(std::string names) { return set(spec_.dialects, std::move(names)); }
+    Spec& minimum(std::int64_t value) { return set(spec_.minimum, value); }
+    Spec& maximum(std::int64_t value) { return set(spec_.maximum, value); }
+    Spec& driverOption() { return set(spec_.driverOption, true); }
+    operator SettingSpec() const { return spec_; }
+
+private:
+    template <typename Field, typename Value>
+    Spec& set(Field& field, Value&& value) {
+        field = std::forward<Value>(value);
+        return *this;
+    }
+
+    SettingSpec spec_;
+};
+
+std::vector<SettingSpec> buildSettingSpecs() {
+    return {
+        Spec("sql_dialect", "string",
+             "Dialect of the source database: a dialect name such as postgres, mysql "
+             "or sqlite, or the absolute path of a dialect plugin (.so).")
+            .required()
+            .driverOption(),
+        Spec("host", "string", "Host name or IP address of the database server.").driverOption(),
+        Spec("port", "integer",
+             "TCP port of the database server; the dialect's standard port when not "
+             "set.")
+            .minimum(1)
+            .maximum(65535)
+            .driverOption(),
+        Spec("user", "string", "Database user to connect as.").driverOption(),
+        Spec("password", "string", "Password of the database user.").secret().driverOption(),
+        Spec("database", "string", "Database to read from.").driverOption(),
+        Spec("tables", "array",
+             "Tables to replicate, each an object with table_name (name or "
+             "schema.name), pk_column (its single-column primary key), mode and "
+             "start_from.")
+            .required(),
+        Spec("diffgen_table", "string",
+             "Audit-log table the changes are read from, as name or schema.name.")
+            .defaultJson("\"diffgen\""),
+        Spec("page_size", "integer", "Number of diffgen rows read per query.")
+            .defaultJson("10000")
+            .minimum(1),
+        Spec("add_sdc_deleted_at", "boolean",
+             "Add an _sdc_deleted_at column to every stream and set it on deleted "
+             "rows.")
+            .defaultJson("true"),
+        Spec("connect_timeout", "integer",
+             "Seconds to wait for a database connection before the attempt fails.")
+            .defaultJson("10")
+            .minimum(1)
+            .driverOption(),
+        Spec("ssl_mode", "string",
+             "TLS mode of the connection: disable, allow, prefer, require, verify-ca "
+             "or verify-full for postgres; disable, prefer, require, verify-ca or "
+             "verify-full for mysql.")
+            .allowed({"disable", "allow", "prefer", "require", "verify-ca", "verify-full"})
+            .dialects("postgres,mysql")
+            .driverOption(),
+        Spec("ssl_root_cert", "string",
+             "Path of the CA certificate file the server certificate is verified "
+             "against.")
+            .dialects("postgres,mysql")
+            .driverOption(),
+        Spec("ssl_cert", "string", "Path of the client certificate file.")
+            .dialects("postgres,mysql")
+            .driverOption(),
+        Spec("ssl_key", "string", "Path of the client certificate's private key file.")
+            .dialects("postgres,mysql")
+            .driverOption(),
+        Spec("log_level", "string",
+             "Least severe level of the log messages written to stderr: debug, info, warning or "
+             "error.")
+            .defaultJson("\"info\"")
+            .allowed({"debug", "info", "warning", "error"}),
+        Spec("max_run_seconds", "integer",
+             "Stop a sync cleanly, with its state saved, after this many seconds; 0 "
+             "means no limit.")
+            .defaultJson("0")
+            .minimum(0),
+        Spec("on_bad_event", "string",
+             "What to do with a diffgen row whose op is unknown or whose table_id is "
+             "NULL: fail the run, or skip the row with a warning.")
+            .defaultJson("\"fail\"")
+            .allowed({"fail", "skip"}),
+        Spec("horizon_settle_seconds", "number",
+             "When the dialect cannot tell whether a transaction still holds a "
+             "missing diffgen id, ids younger than this many seconds are not yet "
+             "final.")
+            .defaultJson("10")
+            .minimum(0),
+        Spec("horizon_wait_seconds", "integer",
+             "Seconds a run waits at its end for missing diffgen ids to become final "
+             "before it stops with the bookmark before them.")
+            .defaultJson("30")
+            .minimum(0),
+        Spec("reconnect_attempts", "integer",
+             "Times a lost database connection is re-established before the run "
+             "fails.")
+            .defaultJson("5")
+            .minimum(0),
+        Spec("reconnect_max_wait_seconds", "integer",
+             "Longest wait, in seconds, between two reconnect attempts.")
+            .defaultJson("30")
+            .minimum(0),
+    };
+}
+
+std::vector<SettingSpec> buildTableSettingSpecs() {
+    return {
+        Spec("table_name", "string", "Table to replicate, as name or schema.name.").required(),
+        Spec("pk_column", "string",
+             "Single-column primary key of the table, the key diffgen rows refer to.")
+            .required(),
+        Spec("mode", "string",
+             "full emits changed rows and deletions; tombstones_only emits deletions "
+             "only.")
+            .defaultJson("\"full\"")
+            .allowed({"full", "tombstones_only"}),
+        Spec("start_from", "string",
+             "Where a stream without state starts: beginning replays the whole "
+             "diffgen log, snapshot reads the table first and follows diffgen from "
+             "there.")
+            .defaultJson("\"beginning\"")
+            .allowed({"beginning", "snapshot"}),
+    };
+}
+
+Array::Ptr stringArray(const std::vector<std::string>& values) {
+    Array::Ptr array = new Array;
+    for (const auto& value : values) array->add(value);
+    return array;
+}
+
+Object::Ptr propertySchema(const SettingSpec& spec);
+
+Object::Ptr objectSchema(const std::vector<SettingSpec>& specs) {
+    Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    Object::Ptr properties = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    std::vector<std::string> required;
+    for (const auto& spec : specs) {
+        properties->set(spec.name, propertySchema(spec));
+        if (spec.required) required.push_back(spec.name);
+    }
+    schema->set("type", "object");
+    schema->set("properties", properties);
+    schema->set("required", stringArray(required));
+    return schema;
+}
+
+Object::Ptr propertySchema(const SettingSpec& spec) {
+    Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    schema->set("type", spec.type);
+    schema->set("description", spec.description);
+    if (spec.defaultJson) schema->set("default", jsonvalue::parse(*spec.defaultJson));
+    if (!spec.allowed.empty()) schema->set("enum", stringArray(spec.allowed));
+    if (spec.minimum) schema->set("minimum", *spec.minimum);
+    if (spec.maximum) schema->set("maximum", *spec.maximum);
+    // `tables` is the only array setting; its entries are described by their own catalogue.
+    if (spec.name == "tables") {
+        schema->set("minItems", 1);
+        schema->set("items", objectSchema(tableSettingSpecs()));
+    }
+    if (spec.secret) {
+        schema->set("secret", true);
+        schema->set("writeOnly", true);
+    }
+    return schema;
+}
+
+}  // namespace
+
+const std::vector<SettingSpec>& settingSpecs() {
+    static const std::vector<SettingSpec> specs = buildSettingSpecs();
+    return specs;
+}
+
+const std::vector<SettingSpec>& tableSettingSpecs() {
+    static const std::vector<SettingSpec> specs = buildTableSettingSpecs();
+    return specs;
+}
+
+const SettingSpec* findSettingSpec(std::string_view name) {
+    for (const auto& spec : settingSpecs()) {
+        if (spec.name == name) return &spec;
+    }
+    return nullptr;
+}
+
+std::string settingEnvVar(std::string_view name) {
+    std::string variable = "TAP_DIFFGEN_";
+    for (const char c : name) {
+        variable += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return variable;
+}
+
+Poco::JSON::Object::Ptr settingsJsonSchemaObject() { return objectSchema(settingSpecs()); }
+
+std::string settingsJsonSchema() { return jsonvalue::write(settingsJsonSchemaObject()); }
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,50 @@
+// The one catalogue of the tap's settings. --about, the JSON Schema, the environment variable
+// names, the man page and the Meltano plugin definition are all generated from it, so a
+// setting is described in exactly one place.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapdiffgen::core {
+
+/// One setting (or one key of a `tables` entry) as JSON Schema describes it.
+struct SettingSpec {
+    std::string name;         ///< "port"
+    std::string type;         ///< "string", "integer", "boolean", "array", "number"
+    std::string description;  ///< one sentence
+    bool required = false;
+    bool secret = false;                     ///< never echoed; "writeOnly" in the schema
+    std::optional<std::string> defaultJson;  ///< JSON text of the default: "10000", "\"diffgen\""
+    std::vector<std::string> allowed;        ///< enum values of a string setting
+    std::string dialects;                    ///< "" = all, else e.g. "postgres,mysql"
+    std::optional<std::int64_t> minimum;     ///< inclusive, for integer and number settings
+    std::optional<std::int64_t> maximum;     ///< inclusive
+    bool driverOption = false;               ///< handed to the dialect plugin's connect()
+};
+
+/// Every top-level setting, in the order documentation lists them.
+const std::vector<SettingSpec>& settingSpecs();
+
+/// The keys of one `tables` entry.
+const std::vector<SettingSpec>& tableSettingSpecs();
+
+/// The top-level setting called `name`, or nullptr.
+const SettingSpec* findSettingSpec(std::string_view name);
+
+/// "TAP_DIFFGEN_" + the name in upper case with '-' as '_': the variable --config ENV reads.
+std::string settingEnvVar(std::string_view name);
+
+/// The config JSON Schema: {"type":"object","properties":{...},"required":[...]}. Secrets carry
+/// "secret":true,"writeOnly":true; `tables` has its full item schema.
+Poco::JSON::Object::Ptr settingsJsonSchemaObject();
+
+/// settingsJsonSchemaObject() as compact JSON text.
+std::string settingsJsonSchema();
+
+}  // namespace tapdiffgen::core

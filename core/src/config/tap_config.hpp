@@ -1,0 +1,74 @@
+// The validated configuration of one tap run, and loading it from --config files and the
+// environment the way a Meltano-SDK tap does.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tapdiffgen::core {
+
+/// A configuration that cannot be used; what() is the one-line message for the user.
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One entry of the `tables` setting.
+struct TableSetting {
+    std::string tableName;  ///< "name" or "schema.name"
+    std::string pkColumn;
+    std::string mode = "full";            ///< "full" | "tombstones_only"
+    std::string startFrom = "beginning";  ///< "beginning" | "snapshot"
+};
+
+struct TapConfig {
+    std::string sqlDialect;
+    std::vector<TableSetting> tables;
+    std::string diffgenTable = "diffgen";
+    int64_t pageSize = 10000;
+    bool addSdcDeletedAt = true;
+    std::string logLevel = "info";
+    int64_t maxRunSeconds = 0;
+    std::string onBadEvent = "fail";
+    double horizonSettleSeconds = 10;
+    int64_t horizonWaitSeconds = 30;
+    int64_t connectTimeout = 10;
+    int64_t reconnectAttempts = 5;
+    int64_t reconnectMaxWaitSeconds = 30;
+    /// Every scalar setting that reaches the dialect driver, as text (numbers and booleans in
+    /// JSON text form): sql_dialect, host, port (only when given), user, password, database,
+    /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order
+    /// given, since a third-party dialect may define its own.
+    std::vector<std::pair<std::string, std::string>> connectionOptions;
+    /// Non-fatal findings, e.g. "unknown setting 'hots' in config (did you mean 'host'?)".
+    std::vector<std::string> warnings;
+
+    /// The value of a connection option, or nullptr when it was not given.
+    const std::string* connectionOption(std::string_view name) const;
+};
+
+/// Loads and validates the configuration.
+///
+/// configArgs are the values of every --config flag in order: file paths, or the word ENV.
+/// Files merge shallowly, later wins. With ENV, each setting's TAP_DIFFGEN_<NAME> variable is
+/// read from the environment and from the `.env` file in workingDir (environment wins over
+/// .env; both win over files) and converted by the setting's type: integer, number, boolean
+/// (true/false/1/0/yes/no/on/off, any case), array as JSON text. A value that does not convert
+/// stays text, so validation reports it as of the wrong type. An empty value counts as unset,
+/// so a copied .env.example with blanks changes nothing. A JSON null for an optional setting
+/// also counts as unset. Throws ConfigError.
+TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir);
+
+/// Validates an already-merged JSON object. Throws ConfigError.
+TapConfig parseConfigObject(const Poco::JSON::Object::Ptr& config);
+
+/// Validates JSON text holding the merged object (for the fuzzer). Throws ConfigError.
+TapConfig parseConfigObject(const std::string& jsonText);
+
+}  // namespace tapdiffgen::core

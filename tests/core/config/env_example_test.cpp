@@ -1,0 +1,60 @@
+// .env.example documents exactly the settings of the catalogue.
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "config/dotenv.hpp"
+#include "config/settings.hpp"
+
+using namespace tapdiffgen::core;
+
+namespace {
+
+std::string readExample() {
+    std::ifstream in(TDG_ENV_EXAMPLE_PATH, std::ios::binary);
+    REQUIRE(in);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Every "TAP_DIFFGEN_X=" at the start of a line, also when commented out as "# TAP_DIFFGEN_X=".
+std::set<std::string> documentedVariables(const std::string& text) {
+    const std::string prefix = "TAP_DIFFGEN_";
+    std::set<std::string> variables;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("# ", 0) == 0) line.erase(0, 2);
+        const auto equals = line.find('=');
+        if (line.rfind(prefix, 0) != 0 || equals == std::string::npos) continue;
+        const std::string name = line.substr(0, equals);
+        if (name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos) {
+            variables.insert(name);
+        }
+    }
+    return variables;
+}
+
+}  // namespace
+
+TEST_CASE(".env.example names every setting's variable and nothing else") {
+    std::set<std::string> expected;
+    for (const auto& spec : settingSpecs()) expected.insert(settingEnvVar(spec.name));
+    CHECK(documentedVariables(readExample()) == expected);
+}
+
+TEST_CASE(".env.example parses cleanly as a .env file") {
+    const auto parsed = parseDotenv(readExample());
+    CHECK(parsed.badLines.empty());
+    for (const auto& [key, value] : parsed.values) {
+        CAPTURE(key);
+        CHECK(findSettingSpec([&] {
+                  std::string name = key.substr(std::string("TAP_DIFFGEN_").size());
+                  for (char& c : name) c = static_cast<char>(std::tolower(c));
+                  return name;
+              }()) != nullptr);
+    }
+}
