@@ -1,0 +1,34 @@
+// describe_table from pg_catalog: columns in ordinal order with their SQL type, nullability,
+// primary key membership and how the driver reads them.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <string_view>
+#include <vector>
+
+#include "session.hpp"
+#include "tap-diffgen/sdk/types.hpp"
+#include "types.hpp"
+
+namespace tapdiffgen::postgres {
+
+struct PgColumn {
+    sdk::ColumnInfo info;
+    Conversion conversion = Conversion::Text;
+    Oid resultType = 0;  // what the select list yields (json for arrays)
+    Oid baseType = 0;    // the column's type with domains resolved
+    Oid arrayType = 0;   // baseType's array type, for binding a key list (0: none)
+};
+
+struct TableDescription {
+    std::vector<PgColumn> columns;
+
+    const PgColumn* find(std::string_view name) const;
+};
+
+/// Throws DriverError(TDG_NOT_FOUND, "table 'x' does not exist") when there is no such table,
+/// view or foreign table (without a schema: none visible through the search_path).
+TableDescription describeTable(Session& session, const sdk::TableName& table);
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,140 @@
+#include "cells.hpp"
+
+#include <charconv>
+
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/time_text.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// bytea_output=hex gives "\x0a1b..."; the engine wants the raw bytes.
+bool appendUnhexed(std::string_view text, std::string& out) {
+    if (text.size() < 2 || text[0] != '\\' || text[1] != 'x' || text.size() % 2 != 0) {
+        return false;
+    }
+    out.reserve(out.size() + (text.size() - 2) / 2);
+    for (size_t i = 2; i < text.size(); i += 2) {
+        int high = hexDigit(text[i]);
+        int low = hexDigit(text[i + 1]);
+        if (high < 0 || low < 0) return false;
+        out.push_back(static_cast<char>(high * 16 + low));
+    }
+    return true;
+}
+
+// "YYYY-MM-DD" (DateStyle ISO); "infinity" and "... BC" cannot be written as such.
+bool isPlainDate(std::string_view text) {
+    size_t dash = text.find('-');
+    if (dash == std::string_view::npos || dash < 4 || text.size() != dash + 6) return false;
+    return text.find_first_not_of("0123456789-") == std::string_view::npos;
+}
+
+}  // namespace
+
+CellWriter::CellWriter(const sdk::ConnectOptions& options, std::string table,
+                       const std::vector<ColumnPlan>& columns, WarnedColumns& warned)
+    : options_(options), table_(std::move(table)), columns_(columns), warned_(warned) {}
+
+void CellWriter::write(size_t index, std::optional<std::string_view> text,
+                       sdk::RowBatchBuilder& rows) {
+    if (!text) {
+        rows.addNull();
+        return;
+    }
+    std::string_view value = *text;
+    switch (columns_[index].conversion) {
+        case Conversion::Int64: {
+            int64_t number = 0;
+            auto parsed = std::from_chars(value.data(), value.data() + value.size(), number);
+            if (parsed.ec != std::errc() || parsed.ptr != value.data() + value.size()) {
+                throw sdk::DriverError(TDG_INVALID_DATA,
+                                       "table '" + table_ + "' column '" + columns_[index].name +
+                                           "': not an integer: " + std::string(value));
+            }
+            rows.addInt64(number);
+            return;
+        }
+        case Conversion::Bool:
+            rows.addBool(value == "t");
+            return;
+        case Conversion::Numeric:
+        case Conversion::Float:
+            writeNumber(index, value, rows);
+            return;
+        case Conversion::Date:
+            if (isPlainDate(value)) {
+                rows.addText(TDG_KIND_DATE, value);
+            } else {
+                dropValue(index, value, rows);
+            }
+            return;
+        case Conversion::Timestamp:
+        case Conversion::TimestampTz: {
+            scratch_.clear();
+            bool converted = sdk::appendIsoTimestamp(value, scratch_);
+            TdgValueKind kind = columns_[index].conversion == Conversion::Timestamp
+                                    ? TDG_KIND_TIMESTAMP
+                                    : TDG_KIND_TIMESTAMPTZ;
+            if (converted) {
+                rows.addText(kind, scratch_);
+            } else {
+                dropValue(index, value, rows);
+            }
+            return;
+        }
+        case Conversion::Time:
+            scratch_.clear();
+            // Should the form ever be unexpected, the server's own text is still a time.
+            if (!sdk::appendIsoTime(value, scratch_)) scratch_.assign(value);
+            rows.addText(TDG_KIND_TIME, scratch_);
+            return;
+        case Conversion::Json:
+        case Conversion::ArrayJson:
+            rows.addText(TDG_KIND_JSON, value);
+            return;
+        case Conversion::Bytes: {
+            std::string& out = rows.beginText(TDG_KIND_BYTES);
+            bool decoded = appendUnhexed(value, out);
+            rows.endText();
+            if (!decoded) {
+                throw sdk::DriverError(TDG_INVALID_DATA, "table '" + table_ + "' column '" +
+                                                             columns_[index].name +
+                                                             "': bytea not in hex form");
+            }
+            return;
+        }
+        case Conversion::Text:
+            rows.addText(TDG_KIND_TEXT, value);
+            return;
+    }
+}
+
+void CellWriter::writeNumber(size_t index, std::string_view text, sdk::RowBatchBuilder& rows) {
+    // PostgreSQL prints numeric digits exactly and floats in shortest round-trip form; what is
+    // not a JSON number is NaN or ±Infinity.
+    if (sdk::isJsonNumber(text)) {
+        rows.addText(TDG_KIND_DECIMAL, text);
+    } else {
+        dropValue(index, text, rows);
+    }
+}
+
+void CellWriter::dropValue(size_t index, std::string_view text, sdk::RowBatchBuilder& rows) {
+    rows.addNull();
+    if (!warned_.insert(columns_[index].name).second) return;
+    options_.warn("table '" + table_ + "' column '" + columns_[index].name + "': value '" +
+                  std::string(text.substr(0, 40)) +
+                  "' cannot be represented and is sent as NULL (further such values of this "
+                  "column in this read are not reported)");
+}
+
+}  // namespace tapdiffgen::postgres

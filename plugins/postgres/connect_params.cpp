@@ -1,0 +1,84 @@
+#include "connect_params.hpp"
+
+#include <array>
+
+#include "tap-diffgen/sdk/errors.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+// Read-only so nothing the tap runs can write; UTC and ISO styles so every date and time
+// arrives in one text form whatever the server's defaults; extra_float_digits=1 makes
+// PostgreSQL 12+ print the shortest text that reads back as the same float.
+constexpr const char* kSessionOptions =
+    "-c default_transaction_read_only=on -c TimeZone=UTC -c DateStyle=ISO,YMD "
+    "-c IntervalStyle=postgres -c extra_float_digits=1 -c bytea_output=hex";
+
+constexpr std::array<const char*, 6> kSslModes = {"disable", "allow",     "prefer",
+                                                  "require", "verify-ca", "verify-full"};
+
+int boundedInt(const sdk::ConnectOptions& options, const char* key, long long fallback,
+               long long low, long long high) {
+    long long value = options.getInt(key, fallback);
+    if (value < low || value > high) {
+        throw sdk::invalidArgument("setting '" + std::string(key) + "' must be between " +
+                                   std::to_string(low) + " and " + std::to_string(high));
+    }
+    return static_cast<int>(value);
+}
+
+std::string sslMode(const sdk::ConnectOptions& options) {
+    std::string mode = options.get("ssl_mode", "prefer");
+    for (const char* known : kSslModes) {
+        if (mode == known) return mode;
+    }
+    throw sdk::invalidArgument(
+        "setting 'ssl_mode' must be one of disable, allow, prefer, require, verify-ca, "
+        "verify-full");
+}
+
+}  // namespace
+
+ConnectParams::ConnectParams(const sdk::ConnectOptions& options)
+    : password_(options.get("password")),
+      connectTimeout_(boundedInt(options, "connect_timeout", 10, 1, 3600)) {
+    int port = boundedInt(options, "port", 5432, 1, 65535);
+    add("host", options.get("host"));
+    add("port", std::to_string(port));
+    add("user", options.get("user"));
+    add("password", password_);
+    add("dbname", options.get("database"));
+    add("connect_timeout", std::to_string(connectTimeout_));
+    add("sslmode", sslMode(options));
+    add("sslrootcert", options.get("ssl_root_cert"));
+    add("sslcert", options.get("ssl_cert"));
+    add("sslkey", options.get("ssl_key"));
+    add("application_name", "tap-diffgen");
+    add("client_encoding", "UTF8");
+    add("options", kSessionOptions);
+
+    for (const auto& [keyword, value] : pairs_) {
+        keywords_.push_back(keyword.c_str());
+        values_.push_back(value.c_str());
+    }
+    keywords_.push_back(nullptr);
+    values_.push_back(nullptr);
+}
+
+void ConnectParams::add(const char* keyword, std::string value) {
+    // An absent setting keeps libpq's own default (environment, service file, .pgpass).
+    if (value.empty()) return;
+    pairs_.emplace_back(keyword, std::move(value));
+}
+
+std::string ConnectParams::describe() const {
+    std::string host = "localhost", port = "5432", database;
+    for (const auto& [keyword, value] : pairs_) {
+        if (keyword == "host") host = value;
+        if (keyword == "port") port = value;
+        if (keyword == "dbname") database = value;
+    }
+    return host + ":" + port + (database.empty() ? "" : "/" + database);
+}
+
+}  // namespace tapdiffgen::postgres

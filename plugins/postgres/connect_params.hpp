@@ -1,0 +1,40 @@
+// The libpq keyword/value arrays for one connection, built from the tap's settings. Values are
+// never spliced into a conninfo string, so a password with spaces or quotes reaches the server
+// exactly as written.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::postgres {
+
+class ConnectParams {
+public:
+    /// Throws DriverError(TDG_INVALID_ARGUMENT) for a bad port, timeout or ssl_mode.
+    explicit ConnectParams(const sdk::ConnectOptions& options);
+    ConnectParams(const ConnectParams&) = delete;
+    ConnectParams& operator=(const ConnectParams&) = delete;
+
+    /// NULL-terminated, parallel arrays for PQconnectStartParams; valid while this object is.
+    const char* const* keywords() const { return keywords_.data(); }
+    const char* const* values() const { return values_.data(); }
+
+    const std::string& password() const { return password_; }
+    int connectTimeoutSeconds() const { return connectTimeout_; }
+    /// "host:port/database", for messages.
+    std::string describe() const;
+
+private:
+    void add(const char* keyword, std::string value);
+
+    std::vector<std::pair<std::string, std::string>> pairs_;
+    std::vector<const char*> keywords_;
+    std::vector<const char*> values_;
+    std::string password_;
+    int connectTimeout_ = 10;
+};
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,160 @@
+// Horizon marks. A diffgen id can appear below ids already read when the transaction that
+// allocated it commits later. A mark is the first transaction id not yet assigned when the
+// page's snapshot was taken (not the snapshot's xmax: that is only the newest completed xid
+// plus one, and running transactions above it are not listed anywhere in the snapshot). Every
+// transaction that could still commit rows into the page's range had an xid below the mark,
+// or had none yet.
+//
+//   phase 1 {1, next}: once the oldest running xid (current snapshot xmin) is >= next, every
+//     transaction that had an xid at mark time has ended. One that had already taken its
+//     diffgen id from the sequence but not yet an xid (nextval does not assign one) got its xid
+//     after the mark; so the check moves on to {2, the current next xid} and reports pending.
+//   phase 2 {2, next2}: final once the oldest running xid is >= next2, i.e. everything that
+//     had an xid when phase 1 completed has ended too.
+// What remains uncovered is a transaction still without an xid when phase 1 completes, i.e.
+// one that has spent the whole phase-1 wait between nextval and its INSERT.
+//
+// The next xid is read without assigning one, so the session stays read-only: age(xid) counts
+// from the next xid when the transaction has none, so xmax + age(xmax as a 32-bit xid) is the
+// 64-bit next xid.
+#include "diffgen.hpp"
+
+#include <charconv>
+#include <string>
+
+#include "array_literal.hpp"
+#include "statement.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+#include "types.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+constexpr int64_t kPhaseFirst = 1;
+constexpr int64_t kPhaseSecond = 2;
+
+// SQL over a snapshot named `s`. pg_snapshot appeared in PostgreSQL 13; txid_snapshot holds
+// the same 64-bit xids before.
+struct SnapshotSql {
+    std::string current;  // the snapshot, as a FROM item
+    std::string xmin;     // the oldest running xid, int8
+    std::string nextXid;  // the first unassigned xid, int8
+};
+
+SnapshotSql snapshotSql(const Session& session) {
+    bool modern = session.serverVersionNumber() >= 130000;
+    std::string prefix = modern ? "pg_catalog.pg_snapshot_" : "pg_catalog.txid_snapshot_";
+    std::string xmax = prefix + "xmax(s)::text::int8";
+    return {modern ? "pg_catalog.pg_current_snapshot() s" : "pg_catalog.txid_current_snapshot() s",
+            prefix + "xmin(s)::text::int8",
+            xmax + " + pg_catalog.age((" + xmax + " % 4294967296)::text::xid)"};
+}
+
+std::string tableSql(const sdk::TableName& table) {
+    return sdk::quoteTableName(table.schema, table.name, '"');
+}
+
+int64_t parseInt64(std::string_view text, const char* what) {
+    int64_t value = 0;
+    auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size()) {
+        throw sdk::DriverError(TDG_INVALID_DATA,
+                               std::string(what) + " is not an integer: " + std::string(text));
+    }
+    return value;
+}
+
+// The page, the count of its id range and the mark in one statement, so one snapshot; the
+// one-row `mark` LEFT JOIN keeps the mark when the page is empty. @table@, @next@ and
+// @snapshot@ stand for the quoted diffgen table and the SnapshotSql parts.
+constexpr const char* kPageSql = R"SQL(
+WITH mark AS (SELECT (@next@)::text AS next FROM @snapshot@),
+     page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
+                     "table_id"::text AS table_id, "op"::text AS op,
+                     "ts_created"::timestamptz AS ts_created
+                FROM @table@
+               WHERE "id" > $1::int8 AND "id" <= $2::int8 AND "tablename" = ANY ($3::text[])
+               ORDER BY "id"
+               LIMIT $4::int8),
+     span AS (SELECT count(*) AS n
+                FROM @table@ d
+               WHERE d."id" > $1::int8 AND d."id" <= (SELECT max(id) FROM page))
+SELECT p.id, p.tablename, p.table_id, p.op, p.ts_created, r.n, m.next
+  FROM mark m CROSS JOIN span r LEFT JOIN page p ON true
+ ORDER BY p.id
+)SQL";
+
+std::string replaceAll(std::string text, std::string_view placeholder, const std::string& value) {
+    for (size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size())) {
+        text.replace(at, placeholder.size(), value);
+    }
+    return text;
+}
+
+std::string pageSql(const sdk::TableName& diffgen, const SnapshotSql& snapshot) {
+    std::string sql = replaceAll(kPageSql, "@table@", tableSql(diffgen));
+    sql = replaceAll(std::move(sql), "@next@", snapshot.nextXid);
+    return replaceAll(std::move(sql), "@snapshot@", snapshot.current);
+}
+
+void addEvent(const Result& rows, int row, sdk::EventPage& page) {
+    int64_t id = parseInt64(rows.value(row, 0), "diffgen id");
+    std::optional<std::string_view> op = rows.optional(row, 3);
+    std::optional<std::string_view> tableId = rows.optional(row, 2);
+    std::string created;  // stays empty (NULL) for ±infinity as well
+    if (auto ts = rows.optional(row, 4)) sdk::appendIsoTimestamp(*ts, created);
+    page.add(id, op && !op->empty() ? (*op)[0] : '\0', rows.optional(row, 1).value_or(""),
+             tableId ? &*tableId : nullptr, created);
+}
+
+}  // namespace
+
+void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::EventPage& page) {
+    Params params;
+    params.add(std::to_string(request.afterId), oid::kInt8)
+        .add(std::to_string(request.upToId), oid::kInt8)
+        .add(arrayLiteral(request.tableNames), oid::kTextArray)
+        .add(std::to_string(request.limit), oid::kInt8);
+    Result rows = execute(session, pageSql(request.diffgen, snapshotSql(session)), params,
+                          "reading diffgen table '" + request.diffgen.display() + "'");
+    if (rows.rows() == 0) {
+        throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
+    }
+    for (int row = 0; row < rows.rows(); ++row) {
+        if (!rows.isNull(row, 0)) addEvent(rows, row, page);
+    }
+    page.setRangeRowCount(parseInt64(rows.value(0, 5), "range row count"));
+    TdgHorizonMark mark{};
+    mark.words[0] = kPhaseFirst;
+    mark.words[1] = parseInt64(rows.value(0, 6), "next xid");
+    page.setMark(mark);
+}
+
+std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diffgen) {
+    Result rows = execute(session, "SELECT max(\"id\")::int8 FROM " + tableSql(diffgen), {},
+                          "reading diffgen table '" + diffgen.display() + "'");
+    if (rows.isNull(0, 0)) return std::nullopt;
+    return parseInt64(rows.value(0, 0), "diffgen id");
+}
+
+sdk::HorizonState checkHorizon(Session& session, const TdgHorizonMark& mark, TdgHorizonMark& next) {
+    int64_t phase = mark.words[0];
+    if (phase != kPhaseFirst && phase != kPhaseSecond) {
+        throw sdk::invalidArgument("not a PostgreSQL horizon mark");
+    }
+    SnapshotSql snapshot = snapshotSql(session);
+    std::string sql = "SELECT (" + snapshot.xmin + ")::text, (" + snapshot.nextXid +
+                      ")::text FROM " + snapshot.current;
+    Result rows = execute(session, sql, {}, "checking the transaction horizon");
+    int64_t xmin = parseInt64(rows.value(0, 0), "snapshot xmin");
+    if (xmin < mark.words[1]) return sdk::HorizonState::Pending;
+    if (phase == kPhaseSecond) return sdk::HorizonState::Final;
+    next = TdgHorizonMark{};
+    next.words[0] = kPhaseSecond;
+    next.words[1] = parseInt64(rows.value(0, 1), "next xid");
+    return sdk::HorizonState::Pending;
+}
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,22 @@
+// The diffgen log: pages of events with their horizon mark, the highest id, and the check
+// that everything in flight when a mark was taken has finished.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "session.hpp"
+#include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/event_page.hpp"
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::postgres {
+
+/// Events, the range row count and the mark, all from one statement and so one snapshot.
+void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::EventPage& page);
+
+std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diffgen);
+
+sdk::HorizonState checkHorizon(Session& session, const TdgHorizonMark& mark, TdgHorizonMark& next);
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,204 @@
+#include "row_reader.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "array_literal.hpp"
+#include "cells.hpp"
+#include "statement.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+constexpr int64_t kDefaultScanBatch = 10000;
+
+// The cached description no longer matches the table (a column added, dropped or retyped).
+// Thrown only before any row of the read was added, so the read can start over.
+class StaleDescription : public std::runtime_error {
+public:
+    StaleDescription(TdgStatus status, const std::string& message)
+        : std::runtime_error(message), status_(status) {}
+    TdgStatus status() const { return status_; }
+
+private:
+    TdgStatus status_;
+};
+
+std::string quoted(std::string_view name) { return sdk::quoteIdentifier(name, '"'); }
+
+std::string tableSql(const sdk::TableName& table) {
+    return sdk::quoteTableName(table.schema, table.name, '"');
+}
+
+const PgColumn& columnNamed(const TableDescription& description, const sdk::TableName& table,
+                            std::string_view name) {
+    const PgColumn* column = description.find(name);
+    if (column == nullptr) {
+        throw StaleDescription(
+            TDG_NOT_FOUND,
+            "column '" + std::string(name) + "' does not exist in table '" + table.display() + "'");
+    }
+    return *column;
+}
+
+std::vector<ColumnPlan> planColumns(const TableDescription& description,
+                                    const sdk::TableName& table,
+                                    const std::vector<std::string_view>& names) {
+    std::vector<ColumnPlan> plan;
+    for (std::string_view name : names) {
+        const PgColumn& column = columnNamed(description, table, name);
+        plan.push_back({column.info.name, column.conversion, column.resultType});
+    }
+    return plan;
+}
+
+std::string selectList(const std::vector<ColumnPlan>& plan) {
+    std::string list;
+    for (const ColumnPlan& column : plan) {
+        if (!list.empty()) list += ", ";
+        // Arrays as JSON keep nesting and NULL elements, which the array text form only
+        // encodes in its own syntax.
+        list += column.conversion == Conversion::ArrayJson
+                    ? "pg_catalog.array_to_json(" + quoted(column.name) + ")"
+                    : quoted(column.name);
+    }
+    return list;
+}
+
+bool isStaleSqlstate(const std::string& sqlstate) {
+    // undefined column, datatype mismatch, undefined function, cannot coerce
+    return sqlstate == "42703" || sqlstate == "42804" || sqlstate == "42883" || sqlstate == "42846";
+}
+
+// The result's column types are the ones the conversions were chosen for.
+void requireTypes(const RowStream& stream, const std::vector<ColumnPlan>& plan) {
+    const std::vector<Oid>& types = stream.columnTypes();
+    for (size_t i = 0; i < plan.size(); ++i) {
+        if (types[i] != plan[i].resultType) {
+            throw StaleDescription(TDG_UNKNOWN, "column '" + plan[i].name + "' changed its type");
+        }
+    }
+}
+
+void writeRow(const RowStream& stream, size_t columns, CellWriter& writer,
+              sdk::RowBatchBuilder& rows) {
+    for (size_t i = 0; i < columns; ++i) {
+        int column = static_cast<int>(i);
+        writer.write(i, stream.isNull(column) ? std::nullopt : std::optional(stream.value(column)),
+                     rows);
+    }
+    rows.endRow();
+}
+
+// Streams every row of `stream` into `rows`; the first `plan.size()` result columns are the
+// requested ones, and the next one (when `lastKey` is given) the scan key. Returns the number
+// of rows read.
+int64_t streamRows(RowStream& stream, const std::vector<ColumnPlan>& plan, CellWriter& writer,
+                   sdk::RowBatchBuilder& rows, std::optional<std::string>* lastKey = nullptr) {
+    int64_t count = 0;
+    try {
+        while (stream.next()) {
+            if (count == 0) requireTypes(stream, plan);
+            writeRow(stream, plan.size(), writer, rows);
+            if (lastKey != nullptr) lastKey->emplace(stream.value(static_cast<int>(plan.size())));
+            ++count;
+        }
+    } catch (const sdk::DriverError& failure) {
+        if (count == 0 && isStaleSqlstate(failure.sqlstate())) {
+            throw StaleDescription(failure.status(), failure.what());
+        }
+        throw;
+    }
+    return count;
+}
+
+// Runs `read` with the cached description, and once more with a fresh one when the table
+// turned out to have changed.
+template <typename Read>
+void withCurrentDescription(const Describer& describe, const sdk::TableName& table, Read&& read) {
+    try {
+        read(describe(false));
+        return;
+    } catch (const StaleDescription&) {
+    }
+    try {
+        read(describe(true));
+    } catch (const StaleDescription& stale) {
+        bool changing = stale.status() != TDG_NOT_FOUND;
+        throw sdk::DriverError(
+            stale.status(),
+            changing ? "table '" + table.display() + "' changed while it was read: " + stale.what()
+                     : std::string(stale.what()),
+            {}, changing);
+    }
+}
+
+void fetchOnce(Session& session, const TableDescription& description,
+               const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
+    std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
+    const PgColumn& key = columnNamed(description, request.table, request.keyColumn);
+    // Binding the keys as an array of the key's own type lets the primary key index serve
+    // the lookup; a type without an array type is compared as text.
+    std::string keySql =
+        key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
+    std::string sql = "SELECT " + selectList(plan) + " FROM " + tableSql(request.table) +
+                      " WHERE " + keySql + " = ANY ($1)";
+    Params params;
+    params.add(arrayLiteral(request.keys), key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+
+    RowStream stream(session, sql, params, "reading table '" + request.table.display() + "'");
+    WarnedColumns warned;
+    CellWriter writer(session.options(), request.table.display(), plan, warned);
+    streamRows(stream, plan, writer, rows);
+}
+
+// One keyset batch: rows with key > *lastKey (all when nullopt); moves *lastKey forward.
+int64_t scanBatch(Session& session, const TableDescription& description,
+                  const sdk::ScanRequest& request, int64_t limit,
+                  std::optional<std::string>& lastKey, WarnedColumns& warned,
+                  sdk::RowBatchBuilder& rows) {
+    std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
+    const PgColumn& key = columnNamed(description, request.table, request.keyColumn);
+    std::string keySql = quoted(key.info.name);
+    std::string sql = "SELECT " + selectList(plan) + ", " + keySql + " FROM " +
+                      tableSql(request.table) + " WHERE " + keySql + " IS NOT NULL" +
+                      (lastKey ? " AND " + keySql + " > $2" : std::string()) + " ORDER BY " +
+                      keySql + " LIMIT $1";
+    Params params;
+    params.add(std::to_string(limit), oid::kInt8);
+    if (lastKey) params.add(*lastKey, key.baseType);
+
+    RowStream stream(session, sql, params, "scanning table '" + request.table.display() + "'");
+    CellWriter writer(session.options(), request.table.display(), plan, warned);
+    return streamRows(stream, plan, writer, rows, &lastKey);
+}
+
+}  // namespace
+
+void fetchRows(Session& session, const Describer& describe, const sdk::FetchRequest& request,
+               sdk::RowBatchBuilder& rows) {
+    if (request.keys.empty()) return;
+    withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
+        fetchOnce(session, description, request, rows);
+    });
+}
+
+void scanTable(Session& session, const Describer& describe, const sdk::ScanRequest& request,
+               sdk::RowBatchBuilder& rows) {
+    int64_t limit = request.batchRows > 0 ? request.batchRows : kDefaultScanBatch;
+    std::optional<std::string> lastKey;
+    WarnedColumns warned;
+    for (;;) {
+        if (session.cancelled()) throw sdk::DriverError(TDG_CANCELLED, "scan cancelled");
+        int64_t read = 0;
+        withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
+            read = scanBatch(session, description, request, limit, lastKey, warned, rows);
+        });
+        if (read < limit) return;
+    }
+}
+
+}  // namespace tapdiffgen::postgres

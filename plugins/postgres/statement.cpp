@@ -1,0 +1,100 @@
+#include "statement.hpp"
+
+#include "errors.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+// Parallel arrays as libpq wants them, pointing into `params`.
+struct RawParams {
+    std::vector<const char*> values;
+    std::vector<Oid> types;
+
+    explicit RawParams(const Params& params) : types(params.types) {
+        for (const auto& value : params.values) {
+            values.push_back(value ? value->c_str() : nullptr);
+        }
+        types.resize(values.size(), 0);
+    }
+    int count() const { return static_cast<int>(values.size()); }
+};
+
+}  // namespace
+
+Params& Params::add(std::optional<std::string> value, Oid type) {
+    values.push_back(std::move(value));
+    types.resize(values.size() - 1, 0);
+    types.push_back(type);
+    return *this;
+}
+
+std::string_view Result::value(int row, int column) const {
+    return {PQgetvalue(result_.get(), row, column),
+            static_cast<size_t>(PQgetlength(result_.get(), row, column))};
+}
+
+std::optional<std::string_view> Result::optional(int row, int column) const {
+    if (isNull(row, column)) return std::nullopt;
+    return value(row, column);
+}
+
+Result execute(Session& session, const std::string& sql, const Params& params,
+               const std::string& context) {
+    PGconn* connection = session.handle();
+    RawParams raw(params);
+    ResultPtr result(PQexecParams(connection, sql.c_str(), raw.count(), raw.types.data(),
+                                  raw.values.data(), nullptr, nullptr, 0));
+    ExecStatusType status = PQresultStatus(result.get());
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+        throw resultError(result.get(), connection, context);
+    }
+    return Result(std::move(result));
+}
+
+RowStream::RowStream(Session& session, const std::string& sql, const Params& params,
+                     std::string context)
+    : session_(session), connection_(session.handle()), context_(std::move(context)) {
+    RawParams raw(params);
+    if (PQsendQueryParams(connection_, sql.c_str(), raw.count(), raw.types.data(),
+                          raw.values.data(), nullptr, nullptr, 0) == 0) {
+        done_ = true;
+        throw resultError(nullptr, connection_, context_);
+    }
+    // Cannot fail right after a successful send; without it the whole result is buffered.
+    PQsetSingleRowMode(connection_);
+}
+
+RowStream::~RowStream() {
+    if (done_) return;
+    session_.interrupt();
+    drain();
+}
+
+bool RowStream::next() {
+    if (done_) return false;
+    row_.reset(PQgetResult(connection_));
+    ExecStatusType status = PQresultStatus(row_.get());
+    if (types_.empty() && row_ != nullptr) captureTypes(row_.get());
+    if (status == PGRES_SINGLE_TUPLE) return true;
+    ResultPtr last = std::move(row_);
+    drain();
+    if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
+    throw resultError(last.get(), connection_, context_);
+}
+
+std::string_view RowStream::value(int column) const {
+    return {PQgetvalue(row_.get(), 0, column),
+            static_cast<size_t>(PQgetlength(row_.get(), 0, column))};
+}
+
+void RowStream::captureTypes(const PGresult* result) {
+    int columns = PQnfields(result);
+    for (int i = 0; i < columns; ++i) types_.push_back(PQftype(result, i));
+}
+
+void RowStream::drain() noexcept {
+    done_ = true;
+    while (PGresult* rest = PQgetResult(connection_)) PQclear(rest);
+}
+
+}  // namespace tapdiffgen::postgres

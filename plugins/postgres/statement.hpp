@@ -1,0 +1,76 @@
+// Running SQL on a Session: every value bound as a text parameter ($1..$n), results in text
+// format (exact for every type). execute() buffers a small result; RowStream reads a large one
+// row by row (libpq single-row mode), so memory never depends on the result's size.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "session.hpp"
+
+namespace tapdiffgen::postgres {
+
+/// Bound parameters: text values (nullopt = SQL NULL) and optional type OIDs (0 = inferred).
+struct Params {
+    std::vector<std::optional<std::string>> values;
+    std::vector<Oid> types;
+
+    Params& add(std::optional<std::string> value, Oid type = 0);
+};
+
+struct ResultDeleter {
+    void operator()(PGresult* result) const { PQclear(result); }
+};
+using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
+
+/// A complete, successful result.
+class Result {
+public:
+    explicit Result(ResultPtr result) : result_(std::move(result)) {}
+    int rows() const { return PQntuples(result_.get()); }
+    bool isNull(int row, int column) const { return PQgetisnull(result_.get(), row, column); }
+    std::string_view value(int row, int column) const;
+    std::optional<std::string_view> optional(int row, int column) const;
+
+private:
+    ResultPtr result_;
+};
+
+/// Runs one statement and returns its whole result; throws DriverError naming `context`.
+Result execute(Session& session, const std::string& sql, const Params& params,
+               const std::string& context);
+
+/// Streams one statement's rows. Abandoning it early (an exception while reading) cancels the
+/// statement and drains the connection, so the session stays usable and idle.
+class RowStream {
+public:
+    RowStream(Session& session, const std::string& sql, const Params& params, std::string context);
+    ~RowStream();
+    RowStream(const RowStream&) = delete;
+    RowStream& operator=(const RowStream&) = delete;
+
+    /// Advances to the next row; false at the end. Throws DriverError on failure.
+    bool next();
+    /// Column type OIDs of the result, known after the first next().
+    const std::vector<Oid>& columnTypes() const { return types_; }
+    bool isNull(int column) const { return PQgetisnull(row_.get(), 0, column); }
+    std::string_view value(int column) const;
+
+private:
+    void captureTypes(const PGresult* result);
+    void drain() noexcept;
+
+    Session& session_;
+    PGconn* connection_;
+    std::string context_;
+    ResultPtr row_;
+    std::vector<Oid> types_;
+    bool done_ = false;
+};
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,192 @@
+// fetch_rows and scan_table: key types, missing keys, NULLs, large batches, batch sizes.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "pg_test_support.hpp"
+
+using namespace tapdiffgen;
+
+namespace {
+
+TdgStatus statusOf(const std::function<void()>& call) {
+    try {
+        call();
+    } catch (const core::DialectError& failure) {
+        return failure.status();
+    }
+    return TDG_OK;
+}
+
+}  // namespace
+
+TEST_CASE("fetch by integer keys: missing keys are absent, NULL values kept") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_int;
+CREATE TABLE tdg_pg_fetch_int (id bigint PRIMARY KEY, v text, n int);
+INSERT INTO tdg_pg_fetch_int VALUES (1, 'one', NULL), (5, NULL, 5),
+                                    (9223372036854775807, 'max', -1);
+)SQL");
+    auto connection = pgtest::connect(db);
+    pgtest::Collector collected;
+    connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id", "v", "n"}, "id",
+                          {"1", "5", "999", "9223372036854775807", "1"}, collected.callback());
+    auto rows = collected.rows;
+    std::sort(rows.begin(), rows.end());
+    CHECK(rows == pgtest::Rows{{"INT64:1", "TEXT:one", "NULL"},
+                               {"INT64:5", "NULL", "INT64:5"},
+                               {"INT64:9223372036854775807", "TEXT:max", "INT64:-1"}});
+
+    pgtest::Collector none;
+    connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {}, none.callback());
+    connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {"404"}, none.callback());
+    CHECK(none.rows.empty());
+
+    // A key that is not an integer cannot be bound to the key's type.
+    CHECK(
+        statusOf([&] {
+            connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {"x1"}, none.callback());
+        }) == TDG_INVALID_DATA);
+    // A key with a NUL byte cannot match any row; it does not break the batch either.
+    connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {std::string("5\0x", 3), "1"},
+                          none.callback());
+    CHECK(none.rows == pgtest::Rows{{"INT64:1"}});
+}
+
+TEST_CASE("fetch by text keys that need array-literal quoting") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_text;
+CREATE TABLE tdg_pg_fetch_text (k varchar(40) PRIMARY KEY, n int);
+INSERT INTO tdg_pg_fetch_text VALUES
+ ('plain', 1), ('with space', 2), ('quote"in', 3), (E'back\\slash', 4), ('comma,brace{}', 5),
+ ('NULL', 6), ('', 7), (E'\u00e9\U0001F600', 8), (' lead', 9), ('trail ', 10);
+)SQL");
+    auto connection = pgtest::connect(db);
+    std::vector<std::string> keys = {
+        "plain",         "with space", "quote\"in", "back\\slash",
+        "comma,brace{}", "NULL",       "",          "\xc3\xa9\xf0\x9f\x98\x80",
+        " lead",         "trail ",     "absent"};
+    pgtest::Collector collected;
+    connection->fetchRows({"", "tdg_pg_fetch_text"}, {"n", "k"}, "k", keys, collected.callback());
+    auto rows = collected.rows;
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return std::stoi(a[0].substr(6)) < std::stoi(b[0].substr(6));
+    });
+    REQUIRE(rows.size() == 10);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        CHECK(rows[i][0] == "INT64:" + std::to_string(i + 1));
+        CHECK(rows[i][1] == "TEXT:" + keys[i]);
+    }
+}
+
+TEST_CASE("fetch by uuid keys, any letter case") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_uuid;
+CREATE TABLE tdg_pg_fetch_uuid (id uuid PRIMARY KEY, v int);
+INSERT INTO tdg_pg_fetch_uuid VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1),
+                                     ('00000000-0000-0000-0000-000000000002', 2);
+)SQL");
+    auto connection = pgtest::connect(db);
+    pgtest::Collector collected;
+    connection->fetchRows(
+        {"", "tdg_pg_fetch_uuid"}, {"id", "v"}, "id",
+        {"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "ffffffff-ffff-ffff-ffff-ffffffffffff"},
+        collected.callback());
+    CHECK(collected.rows == pgtest::Rows{{"TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "INT64:1"}});
+    CHECK(statusOf([&] {
+              connection->fetchRows({"", "tdg_pg_fetch_uuid"}, {"id"}, "id", {"not-a-uuid"},
+                                    collected.callback());
+          }) == TDG_INVALID_DATA);
+}
+
+TEST_CASE("a 100,000-key batch is one read delivered in bounded batches") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_big;
+CREATE TABLE tdg_pg_fetch_big (id int PRIMARY KEY, v text);
+INSERT INTO tdg_pg_fetch_big SELECT g, repeat('x', g % 50) FROM generate_series(1, 100000) g;
+)SQL");
+    auto connection = pgtest::connect(db);
+    std::vector<std::string> keys;
+    for (int i = 1; i <= 100000; ++i) keys.push_back(std::to_string(i));
+    int64_t rows = 0;
+    int64_t largestBatch = 0;
+    int64_t idSum = 0;
+    connection->fetchRows(
+        {"", "tdg_pg_fetch_big"}, {"id", "v"}, "id", keys,
+        [&](const TdgRowBatch& batch) {
+            rows += batch.num_rows;
+            largestBatch = std::max(largestBatch, batch.num_rows);
+            for (int64_t r = 0; r < batch.num_rows; ++r) idSum += batch.cells[r * 2].i64;
+        },
+        5000);
+    CHECK(rows == 100000);
+    CHECK(largestBatch == 5000);
+    CHECK(idSum == int64_t{100000} * 100001 / 2);
+}
+
+TEST_CASE("large values stream through") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_wide;
+CREATE TABLE tdg_pg_fetch_wide (id int PRIMARY KEY, big text, blob bytea);
+INSERT INTO tdg_pg_fetch_wide
+    SELECT g, repeat('abcdefghij', 1000000), decode(repeat('00ff', 500000), 'hex')
+      FROM generate_series(1, 3) g;
+)SQL");
+    auto connection = pgtest::connect(db);
+    int64_t rows = 0;
+    connection->fetchRows({"", "tdg_pg_fetch_wide"}, {"id", "big", "blob"}, "id", {"1", "2", "3"},
+                          [&](const TdgRowBatch& batch) {
+                              for (int64_t r = 0; r < batch.num_rows; ++r) {
+                                  const TdgCell* row = batch.cells + r * 3;
+                                  CHECK(row[1].size == 10000000);
+                                  CHECK(row[2].kind == TDG_KIND_BYTES);
+                                  CHECK(row[2].size == 1000000);
+                                  ++rows;
+                              }
+                          });
+    CHECK(rows == 3);
+}
+
+TEST_CASE("scan reads every row in key order, one bounded batch at a time") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_scan;
+DROP TABLE IF EXISTS tdg_pg_scan_text;
+DROP TABLE IF EXISTS tdg_pg_scan_empty;
+CREATE TABLE tdg_pg_scan (id int PRIMARY KEY, v text);
+INSERT INTO tdg_pg_scan SELECT g * 3, 'v' || g FROM generate_series(1, 25) g;
+CREATE TABLE tdg_pg_scan_text (k text COLLATE "C" PRIMARY KEY);
+INSERT INTO tdg_pg_scan_text VALUES ('b'), ('a'), ('B'), ('a b'), ('a"b'), ('\');
+CREATE TABLE tdg_pg_scan_empty (id int PRIMARY KEY);
+)SQL");
+    auto connection = pgtest::connect(db);
+    pgtest::Collector collected;
+    connection->scanTable({"", "tdg_pg_scan"}, {"id", "v"}, "id", 10, collected.callback());
+    REQUIRE(collected.rows.size() == 25);
+    for (size_t i = 0; i < 25; ++i) {
+        CHECK(collected.rows[i][0] == "INT64:" + std::to_string((i + 1) * 3));
+        CHECK(collected.rows[i][1] == "TEXT:v" + std::to_string(i + 1));
+    }
+    CHECK(collected.batchSizes == std::vector<int64_t>{10, 10, 5});
+
+    // The key need not be among the columns.
+    pgtest::Collector values;
+    connection->scanTable({"", "tdg_pg_scan"}, {"v"}, "id", 7, values.callback());
+    CHECK(values.rows.size() == 25);
+    CHECK(values.rows.front() == std::vector<std::string>{"TEXT:v1"});
+
+    pgtest::Collector texts;
+    connection->scanTable({"", "tdg_pg_scan_text"}, {"k"}, "k", 2, texts.callback());
+    CHECK(pgtest::firstColumn(texts.rows) == std::vector<std::string>{"TEXT:B", "TEXT:\\", "TEXT:a",
+                                                                      "TEXT:a b", "TEXT:a\"b",
+                                                                      "TEXT:b"});
+
+    pgtest::Collector empty;
+    connection->scanTable({"", "tdg_pg_scan_empty"}, {"id"}, "id", 10, empty.callback());
+    CHECK(empty.rows.empty());
+}
