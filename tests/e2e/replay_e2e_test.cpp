@@ -93,7 +93,12 @@ void tableAddedLaterCatchesUp(const DatabaseEnv& env, const std::string& prefix)
                                 "--state", stateFile(dir, first)});
     REQUIRE_MESSAGE(both.exitCode == 0, both.stderrText);
     CHECK(keysOf(both.records(invoices), "id") == std::vector<std::string>{"2+"});
-    CHECK(keysOf(both.records(customers), "code") == std::vector<std::string>{"c1+", "c2-"});
+    // c2 is emitted gone by the catch-up page and again by its delete event in the shared page:
+    // both are tombstones, and what a target ends up with is c1 alone.
+    auto customerKeys = keysOf(both.records(customers), "code");
+    CHECK(std::set<std::string>(customerKeys.begin(), customerKeys.end()) ==
+          std::set<std::string>{"c1+", "c2-"});
+    CHECK(replicaOf(both.records(customers), "code").size() == 1);
     auto state = both.lastState();
     CHECK(state.find(invoices) != std::string::npos);
     CHECK(state.find(customers) != std::string::npos);
