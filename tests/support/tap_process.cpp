@@ -1,6 +1,7 @@
 #include "support/tap_process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,10 +48,10 @@ std::string ScratchDir::write(const std::string& name, const std::string& conten
     return file;
 }
 
-TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir) {
-    ScratchDir output;
-    const std::string outPath = output.path() + "/stdout";
-    const std::string errPath = output.path() + "/stderr";
+namespace {
+
+pid_t spawn(const std::vector<std::string>& arguments, const std::string& workingDir,
+            const std::string& outPath, const std::string& errPath) {
     std::vector<std::string> storage = {tapBinary()};
     storage.insert(storage.end(), arguments.begin(), arguments.end());
     std::vector<char*> argv;
@@ -68,11 +69,50 @@ TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string
         execv(argv[0], argv.data());
         _exit(127);
     }
+    return child;
+}
+
+TapRun collect(pid_t child, const std::string& outPath, const std::string& errPath) {
     int status = 0;
     waitpid(child, &status, 0);
     TapRun run;
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     run.setOutput(readAll(outPath), readAll(errPath));
+    return run;
+}
+
+}  // namespace
+
+TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir) {
+    ScratchDir output;
+    const std::string outPath = output.path() + "/stdout";
+    const std::string errPath = output.path() + "/stderr";
+    return collect(spawn(arguments, workingDir, outPath, errPath), outPath, errPath);
+}
+
+TapProcess::TapProcess(const std::vector<std::string>& arguments, const std::string& workingDir) {
+    char pattern[] = "/tmp/tdg-proc-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = pattern;
+    pid_ = spawn(arguments, workingDir, dir_ + "/stdout", dir_ + "/stderr");
+}
+
+TapProcess::~TapProcess() {
+    if (pid_ > 0) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+}
+
+void TapProcess::signal(int number) const { kill(pid_, number); }
+
+std::string TapProcess::stdoutSoFar() const { return readAll(dir_ + "/stdout"); }
+
+TapRun TapProcess::wait() {
+    TapRun run = collect(pid_, dir_ + "/stdout", dir_ + "/stderr");
+    pid_ = -1;
     return run;
 }
 

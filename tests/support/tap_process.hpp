@@ -14,6 +14,22 @@ std::string tapBinary();
 /// Runs the tap with `arguments` in `workingDir`, waits, and collects stdout and stderr.
 TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir = "/tmp");
 
+/// A tap run in the background, for tests that signal it mid-run.
+class TapProcess {
+public:
+    TapProcess(const std::vector<std::string>& arguments, const std::string& workingDir = "/tmp");
+    ~TapProcess();
+    void signal(int number) const;
+    /// Bytes written to stdout so far.
+    std::string stdoutSoFar() const;
+    /// Waits for the exit and collects the output.
+    TapRun wait();
+
+private:
+    std::string dir_;
+    int pid_ = -1;
+};
+
 /// A scratch directory removed with the object.
 class ScratchDir {
 public:

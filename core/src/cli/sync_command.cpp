@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "catalog/catalog_json.hpp"
+#include "catalog/diffgen_check.hpp"
 #include "catalog/discovery.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/plan_emitter.hpp"
@@ -191,6 +192,8 @@ int runSync(const CommandLine& line, const TapConfig& config,
             << " re-pull queries in " << stats.seconds << " s";
     if (!stats.stopReason.empty()) summary << " (" << stats.stopReason << ")";
     log::info(summary.str());
+    log::info(R"(METRIC: {"type":"timer","metric":"sync_duration","value":)" +
+              std::to_string(stats.seconds) + R"(,"tags":{"status":"succeeded"}})");
     return 0;
 }
 
@@ -199,6 +202,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
 int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
     auto connection = connect(line, config);
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
+    checkDiffgenTable(*connection, config);
     if (line.discover) {
         std::string catalog = catalogJson(definitions) + "\n";
         std::fwrite(catalog.data(), 1, catalog.size(), stdout);

@@ -211,14 +211,31 @@ void Replayer::reportProgress(bool force) {
     lastProgress_ = now;
     double elapsed = std::chrono::duration<double>(now - started_).count();
     double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
-    log::info("progress: " + std::to_string(stats_.events) + " events, " +
-              std::to_string(stats_.records) + " records, " +
-              std::to_string(static_cast<uint64_t>(rate)) + " events/s");
+    std::string line = "progress: " + std::to_string(stats_.events) + " events, " +
+                       std::to_string(stats_.records) + " records, " +
+                       std::to_string(static_cast<uint64_t>(rate)) + " events/s";
+    if (!force) line += ", " + lagText();
+    log::info(line);
     for (const auto& stream : streams_) {
-        log::info(R"(METRIC: {"type":"counter","metric":"record_count","value":)" +
-                  std::to_string(stream.recordCount) + R"(,"tags":{"stream":")" +
-                  stream.definition->name + R"("}})");
+        std::string metric = R"(METRIC: {"type":"counter","metric":"record_count","value":)";
+        appendInt64(metric, static_cast<int64_t>(stream.recordCount));
+        metric += R"(,"tags":{"stream":)";
+        appendJsonString(metric, stream.definition->name);
+        metric += "}}";
+        log::info(metric);
     }
+}
+
+// How far the slowest stream is behind the log's head (one cheap max(id) query).
+std::string Replayer::lagText() {
+    int64_t slowest = INT64_MAX;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) slowest = std::min(slowest, stream.cursor);
+    }
+    if (slowest == INT64_MAX) return "no stream replaying";
+    int64_t head = connection_.maxDiffgenId(options_.diffgen).value_or(0);
+    return "lag " + std::to_string(std::max<int64_t>(0, head - slowest)) +
+           " ids behind the diffgen head";
 }
 
 std::vector<bool> Replayer::acceptMask(const std::vector<size_t>& streams) const {

@@ -79,6 +79,7 @@ private:
     void writeState();
     bool timeIsUp() const;
     void reportProgress(bool force);
+    std::string lagText();
     std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;
     std::vector<std::string> tableNames(const std::vector<size_t>& streams) const;
 };

@@ -115,6 +115,7 @@ public:
     std::string serverVersion() override { return "FakeDB 1.0"; }
 
     std::vector<ColumnInfo> describeTable(const TableName& table) override {
+        if (table.display() == "diffgen") return diffgenColumns();
         const FakeTable& fake = find(table);
         std::vector<ColumnInfo> columns;
         int ordinal = 0;
@@ -211,6 +212,20 @@ private:
     static std::map<std::string, int>& pagesReadByDatabase() {
         static std::map<std::string, int> pages;
         return pages;
+    }
+
+    static std::vector<ColumnInfo> diffgenColumns() {
+        std::vector<ColumnInfo> columns;
+        int ordinal = 0;
+        for (const char* name : {"id", "tablename", "table_id", "op", "ts_created"}) {
+            ColumnInfo info;
+            info.name = name;
+            info.ordinal = ++ordinal;
+            info.kind = ordinal == 1 ? TDG_KIND_INT64 : TDG_KIND_TEXT;
+            info.jsonSchema = jsonSchemaForKind(info.kind);
+            columns.push_back(info);
+        }
+        return columns;
     }
 
     static bool visible(const FakeEvent& event) { return event.checksUntilVisible == 0; }
