@@ -105,8 +105,9 @@ std::string catalogJson(const std::vector<StreamDefinition>& streams) {
     return json;
 }
 
-void applyCatalogSelection(const std::string& catalogText, const std::string& source,
-                           std::vector<StreamDefinition>& streams) {
+namespace {
+
+Poco::JSON::Array::Ptr catalogStreams(const std::string& catalogText, const std::string& source) {
     Poco::JSON::Array::Ptr entries;
     try {
         Poco::JSON::Parser parser;
@@ -120,6 +121,18 @@ void applyCatalogSelection(const std::string& catalogText, const std::string& so
                            failure.displayText());
     }
     if (entries.isNull()) throw CatalogError("catalog '" + source + "': streams is not a list");
+    return entries;
+}
+
+}  // namespace
+
+void checkCatalogSyntax(const std::string& catalogText, const std::string& source) {
+    catalogStreams(catalogText, source);
+}
+
+void applyCatalogSelection(const std::string& catalogText, const std::string& source,
+                           std::vector<StreamDefinition>& streams) {
+    Poco::JSON::Array::Ptr entries = catalogStreams(catalogText, source);
     for (auto& stream : streams) stream.selected = false;
     try {
         for (size_t i = 0; i < entries->size(); ++i) {

@@ -18,6 +18,9 @@ public:
 /// {"streams":[...]} with SDK-shaped metadata for every configured stream.
 std::string catalogJson(const std::vector<StreamDefinition>& streams);
 
+/// Throws CatalogError when `catalogText` is not a catalog document at all.
+void checkCatalogSyntax(const std::string& catalogText, const std::string& source);
+
 /// Applies the selection in a catalog document to `streams`: a stream absent from the catalog
 /// is not selected; a catalog stream that is not configured is an error naming it. Selection
 /// rules: inclusion automatic → selected; else "selected", else "selected-by-default", else

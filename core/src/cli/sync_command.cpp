@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -43,10 +44,9 @@ std::unique_ptr<DialectConnection> connect(const CommandLine& line, const TapCon
         connection = std::make_unique<DialectConnection>(plugin, config.connectionOptions,
                                                          &forwardDriverLog);
     } catch (const DialectError& failure) {
-        throw DialectError(failure.status(),
-                           "cannot connect to " + plugin->dialect() + " database: " +
-                               failure.what(),
-                           failure.sqlstate(), failure.retryable());
+        std::string message = failure.what();
+        if (message.rfind("cannot connect", 0) != 0) message = "cannot connect: " + message;
+        throw DialectError(failure.status(), message, failure.sqlstate(), failure.retryable());
     }
     log::info("connected to " + connection->serverVersion());
     return connection;
@@ -75,9 +75,11 @@ std::unique_ptr<DialectConnection> reconnect(const CommandLine& line, const TapC
     }
 }
 
-std::vector<std::string> streamNames(const std::vector<StreamDefinition>& streams) {
+std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     std::vector<std::string> names;
-    for (const auto& stream : streams) names.push_back(stream.name);
+    for (const auto& table : config.tables) {
+        names.push_back(StreamDefinition::streamNameFor(table.tableName));
+    }
     return names;
 }
 
@@ -143,11 +145,9 @@ ReplayStats replayWithReconnect(const CommandLine& line, const TapConfig& config
 }
 
 int runSync(const CommandLine& line, const TapConfig& config,
-            std::unique_ptr<DialectConnection>& owned,
-            std::vector<StreamDefinition>& definitions) {
+            std::unique_ptr<DialectConnection>& owned, std::vector<StreamDefinition>& definitions,
+            TapState& state) {
     DialectConnection& connection = *owned;
-    TapState state;
-    if (line.state) state = TapState::load(*line.state, streamNames(definitions));
 
     std::vector<StreamRuntime> streams;
     for (const auto& definition : definitions) {
@@ -200,6 +200,17 @@ int runSync(const CommandLine& line, const TapConfig& config,
 }  // namespace
 
 int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
+    // The state and the catalog are read before connecting, so a broken file fails fast and
+    // without touching the database. --discover ignores both, as Meltano attaches old ones.
+    TapState state;
+    std::optional<std::string> catalogText;
+    if (!line.discover) {
+        if (line.state) state = TapState::load(*line.state, configuredStreamNames(config));
+        if (line.catalog) {
+            catalogText = readFile(*line.catalog, "catalog");
+            checkCatalogSyntax(*catalogText, *line.catalog);
+        }
+    }
     auto connection = connect(line, config);
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
     checkDiffgenTable(*connection, config);
@@ -209,10 +220,8 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
         std::fflush(stdout);
         return 0;
     }
-    if (line.catalog) {
-        applyCatalogSelection(readFile(*line.catalog, "catalog"), *line.catalog, definitions);
-    }
-    return runSync(line, config, connection, definitions);
+    if (catalogText) applyCatalogSelection(*catalogText, *line.catalog, definitions);
+    return runSync(line, config, connection, definitions, state);
 }
 
 int listPlugins(const CommandLine& line) {

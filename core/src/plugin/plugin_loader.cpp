@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "plugin/plugin_paths.hpp"
 
@@ -39,6 +40,35 @@ bool isPluginFileName(const std::string& name) {
 bool isSafeDialectName(const std::string& name) {
     return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") ==
                                 std::string::npos;
+}
+
+// Says which promise of the info block is broken, so a plugin author knows what to fix.
+std::string infoBlockProblem(const TdgPluginInfo* info) {
+    if (info == nullptr) return std::string(TDG_PLUGIN_INFO_SYMBOL) + " returned NULL";
+    if (info->struct_size < sizeof(TdgPluginInfo)) {
+        return "the plugin's info block is " + std::to_string(info->struct_size) +
+               " bytes, at least " + std::to_string(sizeof(TdgPluginInfo)) + " expected";
+    }
+    if (info->dialect_name == nullptr) return "the plugin's info block has no dialect name";
+    return {};
+}
+
+// The required members of a v1 table that are NULL, comma-separated ("" when complete).
+std::string unsetRequiredFunctions(const TdgDriver& driver) {
+    const std::pair<bool, const char*> members[] = {
+        {driver.connect != nullptr, "connect"},
+        {driver.close != nullptr, "close"},
+        {driver.server_version != nullptr, "server_version"},
+        {driver.describe_table != nullptr, "describe_table"},
+        {driver.read_diffgen_page != nullptr, "read_diffgen_page"},
+        {driver.max_diffgen_id != nullptr, "max_diffgen_id"},
+        {driver.fetch_rows != nullptr, "fetch_rows"},
+        {driver.scan_table != nullptr, "scan_table"}};
+    std::string unset;
+    for (const auto& [isSet, name] : members) {
+        if (!isSet) unset += (unset.empty() ? "" : ", ") + std::string(name);
+    }
+    return unset;
 }
 
 PluginListing describe(const std::string& path) {
@@ -75,9 +105,8 @@ std::shared_ptr<const Plugin> loadPluginFile(const std::string& path) {
                               (infoFn == nullptr ? TDG_PLUGIN_INFO_SYMBOL : TDG_DRIVER_INIT_SYMBOL));
     }
     const TdgPluginInfo* info = infoFn();
-    if (info == nullptr || info->struct_size < sizeof(TdgPluginInfo) ||
-        info->dialect_name == nullptr) {
-        throw PluginLoadError("the plugin's info block is missing or too small");
+    if (std::string problem = infoBlockProblem(info); !problem.empty()) {
+        throw PluginLoadError(problem);
     }
     if (info->abi_version_max < TDG_ABI_VERSION_1 || info->abi_version_min > TDG_ABI_VERSION) {
         std::ostringstream message;
@@ -97,12 +126,9 @@ std::shared_ptr<const Plugin> loadPluginFile(const std::string& path) {
         if (error.release != nullptr) error.release(&error);
         throw PluginLoadError(message);
     }
-    if (driver.connect == nullptr || driver.close == nullptr || driver.describe_table == nullptr ||
-        driver.read_diffgen_page == nullptr || driver.fetch_rows == nullptr ||
-        driver.max_diffgen_id == nullptr || driver.server_version == nullptr ||
-        driver.scan_table == nullptr) {
-        throw PluginLoadError("the plugin left a required function of ABI version " +
-                              std::to_string(version) + " unset");
+    if (std::string unset = unsetRequiredFunctions(driver); !unset.empty()) {
+        throw PluginLoadError("the plugin left required functions of ABI version " +
+                              std::to_string(version) + " unset: " + unset);
     }
     // The handle is deliberately never closed: see Plugin.
     return std::make_shared<const Plugin>(path, *info, driver);
