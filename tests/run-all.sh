@@ -4,7 +4,8 @@
 #   1. installs the missing build and test packages (as root; `apt-get update` only when
 #      something is missing; no database service is left started by the install)
 #   2. builds build/ (RelWithDebInfo) and build-asan/ (-DTAP_DIFFGEN_SANITIZE=ON: ASan+UBSan)
-#   3. runs the format check (tests/format-check.sh)
+#   3. runs the format check (tests/format-check.sh) and the fuzzers of the config, state and
+#      catalog parsers for a bounded time (tests/fuzz/run-fuzzers.sh, clang's libFuzzer)
 #   4. runs ctest in build/, then in build-asan/; both share one pair of throwaway database
 #      servers (TDG_TEST_KEEP_SERVERS=1), which are stopped at the end, also on failure
 #   5. prints `tests: N passed, N failed, N skipped` summed over both ctest runs as the last line
@@ -247,6 +248,7 @@ phase build-asan build_tree build-asan -DTAP_DIFFGEN_SANITIZE=ON ||
 
 failures=()
 phase format-check bash tests/format-check.sh || failures+=("format check")
+phase fuzz bash tests/fuzz/run-fuzzers.sh "$ROOT/build-fuzz" || failures+=("fuzzing")
 
 eval "$(bash tests/servers/postgres.sh env)"
 eval "$(bash tests/servers/mariadb.sh env)"

@@ -44,8 +44,7 @@ void RowBatchBuilder::endText() {
 void RowBatchBuilder::endRow() {
     ++rows_;
     if (pending_.size() != static_cast<size_t>(rows_) * static_cast<size_t>(numColumns_)) {
-        throw DriverError(TDG_INTERNAL, "row has " +
-                                            std::to_string(pending_.size() % numColumns_) +
+        throw DriverError(TDG_INTERNAL, "row has " + std::to_string(pending_.size() % numColumns_) +
                                             " cells, expected " + std::to_string(numColumns_));
     }
     if (rows_ >= rowsPerBatch_ || arena_.size() >= bytesPerBatch_) flush();

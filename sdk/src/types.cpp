@@ -14,9 +14,7 @@ TableName TableName::fromRef(const TdgTableRef& ref) {
     return table;
 }
 
-std::string TableName::display() const {
-    return schema ? *schema + "." + name : name;
-}
+std::string TableName::display() const { return schema ? *schema + "." + name : name; }
 
 ConnectOptions::ConnectOptions(const TdgConnectParams& params)
     : logFn_(params.log), logContext_(params.log_context) {

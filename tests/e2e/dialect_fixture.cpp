@@ -26,15 +26,15 @@ std::string mysqlTriggers(const std::string& table, const std::string& key,
                           const std::string& diffgen) {
     std::string sql;
     sql += "CREATE TRIGGER " + table + "_dg_i AFTER INSERT ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" +
-           table + "', NEW." + key + ", 'i');\n";
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
+           "', NEW." + key + ", 'i');\n";
     sql += "CREATE TRIGGER " + table + "_dg_u AFTER UPDATE ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) SELECT '" +
-           table + "', OLD." + key + ", 'd' FROM DUAL WHERE NOT (OLD." + key + " <=> NEW." +
-           key + ") UNION ALL SELECT '" + table + "', NEW." + key + ", 'u';\n";
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) SELECT '" + table +
+           "', OLD." + key + ", 'd' FROM DUAL WHERE NOT (OLD." + key + " <=> NEW." + key +
+           ") UNION ALL SELECT '" + table + "', NEW." + key + ", 'u';\n";
     sql += "CREATE TRIGGER " + table + "_dg_d AFTER DELETE ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" +
-           table + "', OLD." + key + ", 'd');\n";
+           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
+           "', OLD." + key + ", 'd');\n";
     return sql;
 }
 
@@ -70,8 +70,7 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
     exec("CREATE TABLE " + full + " (" + columnsSql + ")");
     if (isPostgres()) {
         exec("CREATE TRIGGER " + full + "_dg AFTER INSERT OR UPDATE OR DELETE ON " + full +
-             " FOR EACH ROW EXECUTE FUNCTION " + prefix_ + "_diffgen_journal('" + keyColumn +
-             "')");
+             " FOR EACH ROW EXECUTE FUNCTION " + prefix_ + "_diffgen_journal('" + keyColumn + "')");
     } else {
         exec(mysqlTriggers(full, keyColumn, diffgenTable()));
     }
@@ -82,12 +81,12 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
 std::string JournalledSchema::writeConfig(const ScratchDir& dir,
                                           const std::vector<std::string>& tables,
                                           const std::string& extra) const {
-    std::string json = env_.configPrefix() + R"(,"diffgen_table":")" + diffgenTable() +
-                       R"(","tables":[)";
+    std::string json =
+        env_.configPrefix() + R"(,"diffgen_table":")" + diffgenTable() + R"(","tables":[)";
     for (size_t i = 0; i < tables.size(); ++i) {
         if (i > 0) json += ",";
-        json += R"({"table_name":")" + tables[i] + R"(","pk_column":")" + keys_.at(tables[i]) +
-                R"("})";
+        json +=
+            R"({"table_name":")" + tables[i] + R"(","pk_column":")" + keys_.at(tables[i]) + R"("})";
     }
     json += "]" + (extra.empty() ? "" : "," + extra) + "}";
     return dir.write("config.json", json);

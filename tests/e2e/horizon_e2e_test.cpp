@@ -47,8 +47,8 @@ void heldTransactionCommitsAfterTheRun(const DatabaseEnv& env, const std::string
     CHECK(bookmarkOf(first, invoices) < 2);
 
     held.commit();
-    TapRun second = runTapBinary({"--config", config, "--state",
-                                  dir.write("state.json", first.lastState())});
+    TapRun second =
+        runTapBinary({"--config", config, "--state", dir.write("state.json", first.lastState())});
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
     CHECK(emitted(second, invoices, 2));
     CHECK(bookmarkOf(second, invoices) == 3);

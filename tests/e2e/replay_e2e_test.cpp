@@ -46,7 +46,8 @@ void firstRunResumeAndNewChanges(const DatabaseEnv& env, const std::string& pref
     CHECK(keysOf(first.records(invoices), "id") == std::vector<std::string>{"1+", "2-", "3+"});
     bool exactDecimal = false;
     for (const auto& line : first.lines) {
-        exactDecimal = exactDecimal || line.find(R"("amount":10.50,"note":"uno")") != std::string::npos;
+        exactDecimal =
+            exactDecimal || line.find(R"("amount":10.50,"note":"uno")") != std::string::npos;
     }
     CHECK_MESSAGE(exactDecimal, "numeric(12,2) keeps its scale");
     auto schemaMessage = first.messages("SCHEMA").at(0);
@@ -113,19 +114,17 @@ void tombstonesOnlyAndSnapshot(const DatabaseEnv& env, const std::string& prefix
 
     ScratchDir dir;
     std::string tombstonesConfig = dir.write(
-        "tombstones.json",
-        env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
-            R"(","tables":[{"table_name":")" + invoices +
-            R"(","pk_column":"id","mode":"tombstones_only"}]})");
+        "tombstones.json", env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
+                               R"(","tables":[{"table_name":")" + invoices +
+                               R"(","pk_column":"id","mode":"tombstones_only"}]})");
     TapRun tombstones = runTapBinary({"--config", tombstonesConfig});
     REQUIRE_MESSAGE(tombstones.exitCode == 0, tombstones.stderrText);
     CHECK(keysOf(tombstones.records(invoices), "id") == std::vector<std::string>{"1-"});
 
     std::string snapshotConfig = dir.write(
-        "snapshot.json",
-        env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
-            R"(","tables":[{"table_name":")" + invoices +
-            R"(","pk_column":"id","start_from":"snapshot"}]})");
+        "snapshot.json", env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
+                             R"(","tables":[{"table_name":")" + invoices +
+                             R"(","pk_column":"id","start_from":"snapshot"}]})");
     TapRun snapshot = runTapBinary({"--config", snapshotConfig});
     REQUIRE_MESSAGE(snapshot.exitCode == 0, snapshot.stderrText);
     CHECK(keysOf(snapshot.records(invoices), "id") == std::vector<std::string>{"2+"});
@@ -146,13 +145,13 @@ void replicaEqualsSource(const DatabaseEnv& env, const std::string& prefix) {
         for (int change = 0; change < 40; ++change) {
             int id = static_cast<int>(random() % 25) + 1;
             int what = static_cast<int>(random() % 3);
-            std::string value = std::to_string(random() % 100000) + "." + std::to_string(random() % 90 + 10);
+            std::string value =
+                std::to_string(random() % 100000) + "." + std::to_string(random() % 90 + 10);
             if (what == 0) {
                 schema.exec("DELETE FROM " + invoices + " WHERE id = " + std::to_string(id));
             } else if (what == 1) {
-                schema.exec("UPDATE " + invoices + " SET amount = " + value +
-                            ", note = 'r" + std::to_string(round) + "' WHERE id = " +
-                            std::to_string(id));
+                schema.exec("UPDATE " + invoices + " SET amount = " + value + ", note = 'r" +
+                            std::to_string(round) + "' WHERE id = " + std::to_string(id));
             } else {
                 schema.exec("DELETE FROM " + invoices + " WHERE id = " + std::to_string(id));
                 schema.exec("INSERT INTO " + invoices + " VALUES (" + std::to_string(id) + ", " +
@@ -180,12 +179,11 @@ void replicaEqualsSource(const DatabaseEnv& env, const std::string& prefix) {
 
     // The same rows read by a snapshot (another code path: a table scan) match value for value.
     std::string snapshotConfig = dir.write(
-        "snapshot.json",
-        env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
-            R"(","tables":[{"table_name":")" + invoices +
-            R"(","pk_column":"id","start_from":"snapshot"}]})");
-    TapRun snapshot = runTapBinary({"--config", snapshotConfig, "--state",
-                                    dir.write("empty.json", "{}")});
+        "snapshot.json", env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
+                             R"(","tables":[{"table_name":")" + invoices +
+                             R"(","pk_column":"id","start_from":"snapshot"}]})");
+    TapRun snapshot =
+        runTapBinary({"--config", snapshotConfig, "--state", dir.write("empty.json", "{}")});
     REQUIRE_MESSAGE(snapshot.exitCode == 0, snapshot.stderrText);
     CHECK(replicaOf(snapshot.records(invoices), "id") == replica);
 }

@@ -15,8 +15,8 @@ std::optional<DatabaseEnv> fromEnvironment(const std::string& prefix, const std:
         const char* value = std::getenv((prefix + suffix).c_str());
         return value != nullptr ? value : "";
     };
-    DatabaseEnv env{dialect,       get("HOST"),     get("PORT"), get("USER"),
-                    get("PASSWORD"), get("DATABASE")};
+    DatabaseEnv env{dialect,     get("HOST"),     get("PORT"),
+                    get("USER"), get("PASSWORD"), get("DATABASE")};
     if (env.host.empty() || env.port.empty()) return std::nullopt;
     return env;
 }

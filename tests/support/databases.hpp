@@ -34,21 +34,20 @@ bool ciMode();
 /// Runs one or more statements; throws std::runtime_error with the server's message.
 void exec(const DatabaseEnv& env, const std::string& sql);
 /// First column of every row as text ("NULL" → nullopt).
-std::vector<std::optional<std::string>> queryColumn(const DatabaseEnv& env,
-                                                    const std::string& sql);
+std::vector<std::optional<std::string>> queryColumn(const DatabaseEnv& env, const std::string& sql);
 /// First column of the first row; throws when there is no row.
 std::string queryScalar(const DatabaseEnv& env, const std::string& sql);
 
 }  // namespace tapdiffgen::testing
 
 /// Gets a database or leaves the test: fails in CI, skips with a visible message elsewhere.
-#define TDG_REQUIRE_DATABASE(var, getter)                                                   \
-    auto var##_optional = (getter);                                                         \
-    if (!var##_optional) {                                                                  \
-        if (::tapdiffgen::testing::ciMode()) {                                              \
-            FAIL(#getter " is not configured (TDG_TEST_* unset) but CI=true");              \
-        }                                                                                   \
-        MESSAGE("SKIPPED: " #getter " not configured; run through ctest to get servers");  \
-        return;                                                                             \
-    }                                                                                       \
+#define TDG_REQUIRE_DATABASE(var, getter)                                                 \
+    auto var##_optional = (getter);                                                       \
+    if (!var##_optional) {                                                                \
+        if (::tapdiffgen::testing::ciMode()) {                                            \
+            FAIL(#getter " is not configured (TDG_TEST_* unset) but CI=true");            \
+        }                                                                                 \
+        MESSAGE("SKIPPED: " #getter " not configured; run through ctest to get servers"); \
+        return;                                                                           \
+    }                                                                                     \
     const ::tapdiffgen::testing::DatabaseEnv& var = *var##_optional

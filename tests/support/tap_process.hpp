@@ -12,7 +12,8 @@ namespace tapdiffgen::testing {
 std::string tapBinary();
 
 /// Runs the tap with `arguments` in `workingDir`, waits, and collects stdout and stderr.
-TapRun runTapBinary(const std::vector<std::string>& arguments, const std::string& workingDir = "/tmp");
+TapRun runTapBinary(const std::vector<std::string>& arguments,
+                    const std::string& workingDir = "/tmp");
 
 /// A tap run in the background, for tests that signal it mid-run.
 class TapProcess {

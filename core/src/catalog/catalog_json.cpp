@@ -59,7 +59,8 @@ bool isSelected(const Poco::JSON::Object::Ptr& metadata, bool parentSelected) {
         return false;
     }
     if (metadata->has("selected")) return metadata->getValue<bool>("selected");
-    if (metadata->has("selected-by-default")) return metadata->getValue<bool>("selected-by-default");
+    if (metadata->has("selected-by-default"))
+        return metadata->getValue<bool>("selected-by-default");
     return parentSelected;
 }
 
@@ -117,8 +118,8 @@ Poco::JSON::Array::Ptr catalogStreams(const std::string& catalogText, const std:
         }
         entries = root->getArray("streams");
     } catch (const Poco::Exception& failure) {
-        throw CatalogError("catalog '" + source + "' is not a valid catalog: " +
-                           failure.displayText());
+        throw CatalogError("catalog '" + source +
+                           "' is not a valid catalog: " + failure.displayText());
     }
     if (entries.isNull()) throw CatalogError("catalog '" + source + "': streams is not a list");
     return entries;

@@ -16,12 +16,12 @@ void checkDiffgenTable(DialectConnection& connection, const TapConfig& config) {
                              "' (setting diffgen_table) does not exist: " + failure.what());
     }
     for (const char* required : {"id", "tablename", "table_id", "op", "ts_created"}) {
-        bool present = std::any_of(columns.begin(), columns.end(), [&](const auto& column) {
-            return column.name == required;
-        });
+        bool present = std::any_of(columns.begin(), columns.end(),
+                                   [&](const auto& column) { return column.name == required; });
         if (!present) {
             throw DiscoveryError("diffgen table '" + config.diffgenTable + "' has no column '" +
-                                 required + "' (a journal needs id, tablename, table_id, op, "
+                                 required +
+                                 "' (a journal needs id, tablename, table_id, op, "
                                  "ts_created)");
         }
     }

@@ -34,7 +34,8 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
         throw;
     }
     bool keyFound = false;
-    for (const auto& column : stream.columns) keyFound = keyFound || column.name == setting.pkColumn;
+    for (const auto& column : stream.columns)
+        keyFound = keyFound || column.name == setting.pkColumn;
     if (!keyFound) {
         throw DiscoveryError("pk_column '" + setting.pkColumn + "' in " + where +
                              " is not a column of table '" + setting.tableName +

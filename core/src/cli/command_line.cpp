@@ -28,8 +28,8 @@ CommandLine parseCommandLine(int argc, char** argv) {
         std::string argument = argv[i];
         std::string inlineValue;
         bool hasInlineValue = false;
-        if (size_t equals = argument.find('='); argument.rfind("--", 0) == 0 &&
-                                                equals != std::string::npos) {
+        if (size_t equals = argument.find('=');
+            argument.rfind("--", 0) == 0 && equals != std::string::npos) {
             inlineValue = argument.substr(equals + 1);
             argument = argument.substr(0, equals);
             hasInlineValue = true;
@@ -58,7 +58,8 @@ CommandLine parseCommandLine(int argc, char** argv) {
         option->second(inlineValue);
     }
     if (line.format != "text" && line.format != "json" && line.format != "markdown") {
-        throw UsageError("unknown --format '" + line.format + "' (expected text, json or markdown)");
+        throw UsageError("unknown --format '" + line.format +
+                         "' (expected text, json or markdown)");
     }
     return line;
 }

@@ -20,12 +20,12 @@ struct CommandLine {
     std::vector<std::string> pluginDirs;  // --plugin-dir, repeatable
     bool discover = false;
     bool about = false;
-    std::string format = "text";          // --format, with --about
+    std::string format = "text";  // --format, with --about
     bool version = false;
     bool help = false;
     bool listPlugins = false;
-    bool test = false;                    // --test: one record per stream
-    bool testSchemaOnly = false;          // --test=schema
+    bool test = false;            // --test: one record per stream
+    bool testSchemaOnly = false;  // --test=schema
 };
 
 /// Throws UsageError naming the offending argument.

@@ -61,10 +61,10 @@ std::unique_ptr<DialectConnection> reconnect(const CommandLine& line, const TapC
             return connect(line, config);
         } catch (const DialectError& failure) {
             if (!failure.retryable() || attempt >= config.reconnectAttempts || stopRequested()) {
-                throw DialectError(lost.status(),
-                                   std::string(lost.what()) + "; reconnecting failed: " +
-                                       failure.what(),
-                                   lost.sqlstate(), false);
+                throw DialectError(
+                    lost.status(),
+                    std::string(lost.what()) + "; reconnecting failed: " + failure.what(),
+                    lost.sqlstate(), false);
             }
             const int64_t wait = std::min<int64_t>(config.reconnectMaxWaitSeconds,
                                                    int64_t{1} << std::min<int64_t>(attempt, 20));
@@ -127,8 +127,8 @@ ReplayStats replayWithReconnect(const CommandLine& line, const TapConfig& config
             if (!failure.retryable() || attempt > config.reconnectAttempts || stopRequested()) {
                 throw;
             }
-            const int64_t wait =
-                std::min<int64_t>(config.reconnectMaxWaitSeconds, int64_t{1} << std::min<int64_t>(attempt - 1, 20));
+            const int64_t wait = std::min<int64_t>(
+                config.reconnectMaxWaitSeconds, int64_t{1} << std::min<int64_t>(attempt - 1, 20));
             log::warning(std::string("connection lost: ") + failure.what() + "; reconnecting in " +
                          std::to_string(wait) + " s (attempt " + std::to_string(attempt) + " of " +
                          std::to_string(config.reconnectAttempts) + ")");

@@ -7,18 +7,30 @@ namespace tapdiffgen::core {
 
 const char* statusName(TdgStatus status) {
     switch (status) {
-        case TDG_OK: return "OK";
-        case TDG_NOT_IMPLEMENTED: return "NOT_IMPLEMENTED";
-        case TDG_NOT_FOUND: return "NOT_FOUND";
-        case TDG_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-        case TDG_INVALID_STATE: return "INVALID_STATE";
-        case TDG_IO: return "IO";
-        case TDG_UNAUTHENTICATED: return "UNAUTHENTICATED";
-        case TDG_UNAUTHORIZED: return "UNAUTHORIZED";
-        case TDG_CANCELLED: return "CANCELLED";
-        case TDG_INVALID_DATA: return "INVALID_DATA";
-        case TDG_INTERNAL: return "INTERNAL";
-        default: return "UNKNOWN";
+        case TDG_OK:
+            return "OK";
+        case TDG_NOT_IMPLEMENTED:
+            return "NOT_IMPLEMENTED";
+        case TDG_NOT_FOUND:
+            return "NOT_FOUND";
+        case TDG_INVALID_ARGUMENT:
+            return "INVALID_ARGUMENT";
+        case TDG_INVALID_STATE:
+            return "INVALID_STATE";
+        case TDG_IO:
+            return "IO";
+        case TDG_UNAUTHENTICATED:
+            return "UNAUTHENTICATED";
+        case TDG_UNAUTHORIZED:
+            return "UNAUTHORIZED";
+        case TDG_CANCELLED:
+            return "CANCELLED";
+        case TDG_INVALID_DATA:
+            return "INVALID_DATA";
+        case TDG_INTERNAL:
+            return "INTERNAL";
+        default:
+            return "UNKNOWN";
     }
 }
 
@@ -200,8 +212,8 @@ void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::
     request.batch_rows = batchRows;
     SinkContext sink{&onBatch, nullptr};
     ErrorGuard guard;
-    TdgStatus status = plugin_->driver().fetch_rows(connection_, &request, &sinkTrampoline, &sink,
-                                                    &guard.error);
+    TdgStatus status =
+        plugin_->driver().fetch_rows(connection_, &request, &sinkTrampoline, &sink, &guard.error);
     if (sink.failure) std::rethrow_exception(sink.failure);
     check(status, guard.error, "fetch_rows");
 }
@@ -219,8 +231,8 @@ void DialectConnection::scanTable(const TableRef& table, const std::vector<std::
     request.batch_rows = batchRows;
     SinkContext sink{&onBatch, nullptr};
     ErrorGuard guard;
-    TdgStatus status = plugin_->driver().scan_table(connection_, &request, &sinkTrampoline, &sink,
-                                                    &guard.error);
+    TdgStatus status =
+        plugin_->driver().scan_table(connection_, &request, &sinkTrampoline, &sink, &guard.error);
     if (sink.failure) std::rethrow_exception(sink.failure);
     check(status, guard.error, "scan_table");
 }

@@ -20,8 +20,7 @@ namespace tapdiffgen::core {
 /// A failed plugin call: the plugin's one-line message plus its status and SQLSTATE.
 class DialectError : public std::runtime_error {
 public:
-    DialectError(TdgStatus status, const std::string& message, std::string sqlstate,
-                 bool retryable)
+    DialectError(TdgStatus status, const std::string& message, std::string sqlstate, bool retryable)
         : std::runtime_error(message),
           status_(status),
           sqlstate_(std::move(sqlstate)),

@@ -38,8 +38,8 @@ bool isPluginFileName(const std::string& name) {
 
 // A name is a file-name fragment only: no path separators, no dot-dot tricks.
 bool isSafeDialectName(const std::string& name) {
-    return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") ==
-                                std::string::npos;
+    return !name.empty() &&
+           name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string::npos;
 }
 
 // Says which promise of the info block is broken, so a plugin author knows what to fix.
@@ -101,8 +101,9 @@ std::shared_ptr<const Plugin> loadPluginFile(const std::string& path) {
     auto infoFn = reinterpret_cast<TdgPluginInfoFn>(dlsym(handle, TDG_PLUGIN_INFO_SYMBOL));
     auto initFn = reinterpret_cast<TdgDriverInitFn>(dlsym(handle, TDG_DRIVER_INIT_SYMBOL));
     if (infoFn == nullptr || initFn == nullptr) {
-        throw PluginLoadError(std::string("not a tap-diffgen dialect plugin: it does not export ") +
-                              (infoFn == nullptr ? TDG_PLUGIN_INFO_SYMBOL : TDG_DRIVER_INIT_SYMBOL));
+        throw PluginLoadError(
+            std::string("not a tap-diffgen dialect plugin: it does not export ") +
+            (infoFn == nullptr ? TDG_PLUGIN_INFO_SYMBOL : TDG_DRIVER_INIT_SYMBOL));
     }
     const TdgPluginInfo* info = infoFn();
     if (std::string problem = infoBlockProblem(info); !problem.empty()) {
@@ -199,8 +200,8 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
             return loaded_[dialectOrPath] = loadPluginFile(listing.path);
         }
     }
-    throw PluginLoadError("no dialect plugin for sql_dialect '" + dialectOrPath +
-                          "': looked for " + fileName + probed.str() +
+    throw PluginLoadError("no dialect plugin for sql_dialect '" + dialectOrPath + "': looked for " +
+                          fileName + probed.str() +
                           "; no plugin found has it as an alias either "
                           "(tap-diffgen --list-plugins shows what is installed)");
 }
@@ -219,9 +220,8 @@ std::vector<PluginListing> PluginLoader::list() {
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
             PluginListing listing = describe(file);
-            if (!listing.error.empty() ||
-                std::find(seenDialects.begin(), seenDialects.end(), listing.dialect) ==
-                    seenDialects.end()) {
+            if (!listing.error.empty() || std::find(seenDialects.begin(), seenDialects.end(),
+                                                    listing.dialect) == seenDialects.end()) {
                 if (listing.error.empty()) seenDialects.push_back(listing.dialect);
                 found.push_back(std::move(listing));
             }

@@ -27,7 +27,8 @@ void HorizonTracker::noteFinal(int64_t from, int64_t to) {
 void HorizonTracker::addPending(PendingRange range) {
     log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
                "] have gaps that may still be filled by running transactions; holding the "
-               "bookmark at " + std::to_string(range.from));
+               "bookmark at " +
+               std::to_string(range.from));
     pending_.push_back(std::move(range));
 }
 

@@ -15,8 +15,7 @@ std::string describeOp(char op) {
 
 }  // namespace
 
-PagePlan::PagePlan(const EventPage& page, const Options& options)
-    : plans_(options.rules->size()) {
+PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(options.rules->size()) {
     const auto& streamOfTable = *options.streamOfTable;
     const auto& rules = *options.rules;
     const auto& acceptStream = *options.acceptStream;
@@ -61,7 +60,8 @@ PagePlan::PagePlan(const EventPage& page, const Options& options)
     for (size_t stream = 0; stream < rules.size(); ++stream) {
         StreamPlan& plan = plans_[stream];
         for (auto& [key, event] : latest[stream]) {
-            if (event.op == TDG_OP_DELETE && !(options.repullDeletes && !rules[stream].tombstonesOnly)) {
+            if (event.op == TDG_OP_DELETE &&
+                !(options.repullDeletes && !rules[stream].tombstonesOnly)) {
                 plan.tombstones.push_back(std::move(event));
             } else if (!rules[stream].tombstonesOnly) {
                 plan.upsertIndex.emplace(key, plan.upserts.size());

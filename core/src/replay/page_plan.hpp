@@ -16,8 +16,7 @@ namespace tapdiffgen::core {
 /// A diffgen row that cannot be replayed (unknown op, NULL or unparsable table_id).
 class BadEventError : public std::runtime_error {
 public:
-    BadEventError(int64_t id, const std::string& message)
-        : std::runtime_error(message), id_(id) {}
+    BadEventError(int64_t id, const std::string& message) : std::runtime_error(message), id_(id) {}
     int64_t id() const { return id_; }
 
 private:

@@ -44,8 +44,8 @@ void PlanEmitter::repull(StreamRuntime& stream, const StreamPlan& plan, size_t b
                 normalizeKeyCell(cells[keyIndex], stream.keyRule.caseInsensitive));
             // A row whose key was not asked for (a case-insensitive collation matching another
             // spelling) is not this event's row: skip it rather than emit a stranger.
-            if (match == plan.upsertIndex.end() || match->second < begin ||
-                match->second >= end || found[match->second - begin]) {
+            if (match == plan.upsertIndex.end() || match->second < begin || match->second >= end ||
+                found[match->second - begin]) {
                 continue;
             }
             found[match->second - begin] = true;

@@ -6,9 +6,7 @@
 namespace tapdiffgen::core {
 namespace {
 
-std::string_view text(const TdgCell& cell) {
-    return {cell.data, static_cast<size_t>(cell.size)};
-}
+std::string_view text(const TdgCell& cell) { return {cell.data, static_cast<size_t>(cell.size)}; }
 
 }  // namespace
 
@@ -90,8 +88,7 @@ void RecordRenderer::appendRow(std::string& out, const TdgCell* cells,
 }
 
 void RecordRenderer::appendTombstone(std::string& out, std::string_view normalizedKey,
-                                     std::string_view tsCreated,
-                                     std::string_view deletedAt) const {
+                                     std::string_view tsCreated, std::string_view deletedAt) const {
     for (size_t i = 0; i < memberPrefixes_.size(); ++i) {
         out += memberPrefixes_[i];
         if (i == keyIndex_) {

@@ -65,9 +65,10 @@ ReplayStats Replayer::run() {
     if (drained && horizon_.pendingCount() > 0) {
         waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
         if (horizon_.pendingCount() > 0) {
-            log::warning("diffgen ids below the log's head may still be committed by running "
-                         "transactions; the bookmark stays before them and the next run "
-                         "reads them again");
+            log::warning(
+                "diffgen ids below the log's head may still be committed by running "
+                "transactions; the bookmark stays before them and the next run "
+                "reads them again");
         }
     }
     writeState();
@@ -94,8 +95,8 @@ bool Replayer::readNextPage() {
             upTo = std::min(upTo, streams_[i].cursor);
         }
     }
-    EventPage page = connection_.readDiffgenPage(options_.diffgen, lowest, upTo,
-                                                 options_.pageSize, tableNames(active));
+    EventPage page = connection_.readDiffgenPage(options_.diffgen, lowest, upTo, options_.pageSize,
+                                                 tableNames(active));
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     emitPlan(page, acceptMask(active), nullptr, false);
@@ -129,11 +130,11 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
 }
 
 // Decides whether the ids just read over (from, readThrough] can still change.
-void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId,
-                           const EventPage& page, const std::vector<size_t>& active) {
+void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
+                           const std::vector<size_t>& active) {
     if (readThrough <= from) return;
-    const bool eventsGapless = page.empty() ? from == lastId
-                                            : page.rangeRowCount() == lastId - from;
+    const bool eventsGapless =
+        page.empty() ? from == lastId : page.rangeRowCount() == lastId - from;
     const bool headPartFinal = eventsGapless || horizon_.isFinalThrough(lastId);
     const bool tailPartFinal = readThrough == lastId || horizon_.isFinalThrough(readThrough);
     if (headPartFinal && tailPartFinal) {
@@ -161,8 +162,8 @@ void Replayer::emitLateEvents(const PendingRange& range) {
     const std::vector<std::string> names = tableNames(range.streams);
     int64_t after = range.from;
     while (after < range.to) {
-        EventPage page =
-            connection_.readDiffgenPage(options_.diffgen, after, range.to, options_.pageSize, names);
+        EventPage page = connection_.readDiffgenPage(options_.diffgen, after, range.to,
+                                                     options_.pageSize, names);
         ++stats_.diffgenQueries;
         if (page.empty()) break;
         emitPlan(page, accept, &range.seenIds, true);
@@ -204,8 +205,8 @@ bool Replayer::timeIsUp() const {
 
 void Replayer::reportProgress(bool force) {
     auto now = std::chrono::steady_clock::now();
-    if (!force && now - lastProgress_ < std::chrono::duration<double>(
-                                            options_.progressIntervalSeconds)) {
+    if (!force &&
+        now - lastProgress_ < std::chrono::duration<double>(options_.progressIntervalSeconds)) {
         return;
     }
     lastProgress_ = now;

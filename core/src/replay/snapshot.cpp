@@ -20,8 +20,8 @@ bool waitForHead(DialectConnection& connection, const StreamRuntime& stream, int
     range.mark = probe.mark();
     range.readAt = std::chrono::steady_clock::now();
     tracker.addPending(range);
-    auto deadline = std::chrono::steady_clock::now() +
-                    std::chrono::seconds(options.horizonWaitSeconds);
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(options.horizonWaitSeconds);
     while (tracker.takeFinal().empty()) {
         if (std::chrono::steady_clock::now() >= deadline) return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -36,7 +36,8 @@ bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRun
     const StreamDefinition& definition = *stream.definition;
     const int64_t headId = connection.maxDiffgenId(options.diffgen).value_or(0);
     if (!waitForHead(connection, stream, headId, options)) {
-        log::warning("stream '" + definition.name + "': transactions that may still journal "
+        log::warning("stream '" + definition.name +
+                     "': transactions that may still journal "
                      "changes were running for more than horizon_wait_seconds; the snapshot is "
                      "postponed to the next run");
         return false;

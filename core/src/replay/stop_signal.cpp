@@ -26,10 +26,14 @@ bool stopRequested() { return stopSignal != 0; }
 
 const char* stopSignalName() {
     switch (stopSignal) {
-        case 0: return nullptr;
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        default: return "a signal";
+        case 0:
+            return nullptr;
+        case SIGINT:
+            return "SIGINT";
+        case SIGTERM:
+            return "SIGTERM";
+        default:
+            return "a signal";
     }
 }
 

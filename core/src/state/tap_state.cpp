@@ -24,8 +24,8 @@ int64_t parseBookmark(const std::string& stream, const Poco::JSON::Object::Ptr& 
     if (bookmark->has("replication_key")) {
         Poco::Dynamic::Var key = bookmark->get("replication_key");
         if (!key.isString() || key.toString() != TapState::kReplicationKey) {
-            throw StateError(where + " has replication_key '" + key.toString() +
-                             "', not '" + TapState::kReplicationKey +
+            throw StateError(where + " has replication_key '" + key.toString() + "', not '" +
+                             TapState::kReplicationKey +
                              "': this state was written by another tap");
         }
     }

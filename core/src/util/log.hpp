@@ -9,7 +9,12 @@
 
 namespace tapdiffgen::core::log {
 
-enum Level { Debug = TDG_LOG_DEBUG, Info = TDG_LOG_INFO, Warning = TDG_LOG_WARNING, Error = TDG_LOG_ERROR };
+enum Level {
+    Debug = TDG_LOG_DEBUG,
+    Info = TDG_LOG_INFO,
+    Warning = TDG_LOG_WARNING,
+    Error = TDG_LOG_ERROR
+};
 
 /// Lines below `level` are dropped.
 void setLevel(int level);

@@ -94,8 +94,8 @@ TEST_CASE("a catalog deselects columns and streams") {
 
 TEST_CASE("a catalog naming an unconfigured stream is refused") {
     FakeSetup setup(kDatabase, kTables);
-    std::string path = setup.write("catalog.json",
-                                   R"({"streams":[{"tap_stream_id":"payments","metadata":[]}]})");
+    std::string path =
+        setup.write("catalog.json", R"({"streams":[{"tap_stream_id":"payments","metadata":[]}]})");
     auto run = runTap({"--config", setup.configPath(), "--catalog", path});
     CHECK(run.exitCode == 1);
     CHECK(run.lines.empty());
@@ -107,8 +107,8 @@ TEST_CASE("discover ignores the catalog and state Meltano attaches") {
     FakeSetup setup(kDatabase, kTables);
     std::string catalog = setup.write("catalog.json", "{not json");
     std::string state = setup.write("state.json", "{not json");
-    auto run = runTap({"--config", setup.configPath(), "--discover", "--catalog", catalog,
-                       "--state", state});
+    auto run = runTap(
+        {"--config", setup.configPath(), "--discover", "--catalog", catalog, "--state", state});
     CHECK(run.exitCode == 0);
 }
 

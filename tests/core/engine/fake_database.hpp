@@ -24,8 +24,6 @@ private:
     std::string dir_;
 };
 
-
-
 /// Runs tapMain with these arguments, capturing stdout and stderr.
 TapRun runTap(const std::vector<std::string>& arguments);
 

@@ -32,9 +32,9 @@ TEST_CASE("strings are escaped, control characters included") {
 TEST_CASE("valid UTF-8 passes through, invalid bytes become U+FFFD") {
     CHECK(json("caf\xC3\xA9 \xF0\x9F\x98\x80") == "\"caf\xC3\xA9 \xF0\x9F\x98\x80\"");
     CHECK(json("bad\xFFx") == "\"bad\xEF\xBF\xBDx\"");
-    CHECK(json("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");          // overlong
+    CHECK(json("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");                  // overlong
     CHECK(json("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // surrogate
-    CHECK(json("cut\xE2\x82") == "\"cut\xEF\xBF\xBD\xEF\xBF\xBD\"");    // truncated
+    CHECK(json("cut\xE2\x82") == "\"cut\xEF\xBF\xBD\xEF\xBF\xBD\"");            // truncated
 }
 
 TEST_CASE("cells render by kind") {

@@ -17,8 +17,8 @@ const char* kInvoices = R"("invoices":{"columns":[
   "rows":[[1,"10.50","first"],[3,"7.00",null],[4,"1.25","four"],[5,"2.00","five"]]})";
 
 std::string database(const std::string& diffgen, const std::string& extra = "") {
-    return std::string(R"({"tables":{)") + kInvoices + R"(},"diffgen":[)" + diffgen + "]" +
-           extra + "}";
+    return std::string(R"({"tables":{)") + kInvoices + R"(},"diffgen":[)" + diffgen + "]" + extra +
+           "}";
 }
 
 const char* kInvoiceTable = R"("tables":[{"table_name":"invoices","pk_column":"id"}])";
@@ -58,8 +58,9 @@ TEST_CASE("only the latest event per row drives the output, deletes become tombs
 
     CHECK(records[2]->getValue<int64_t>("id") == 3);
     CHECK(records[2]->isNull("note"));
-    CHECK(run.lastState() ==
-          R"({"bookmarks":{"invoices":{"replication_key":"diffgen_id","replication_key_value":5}}})");
+    CHECK(
+        run.lastState() ==
+        R"({"bookmarks":{"invoices":{"replication_key":"diffgen_id","replication_key_value":5}}})");
 }
 
 TEST_CASE("decimals keep their exact digits") {
@@ -68,7 +69,8 @@ TEST_CASE("decimals keep their exact digits") {
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     bool found = false;
-    for (const auto& line : run.lines) found = found || line.find(R"("amount":2.00,)") != std::string::npos;
+    for (const auto& line : run.lines)
+        found = found || line.find(R"("amount":2.00,)") != std::string::npos;
     CHECK(found);
 }
 
@@ -84,9 +86,10 @@ TEST_CASE("a re-pull that finds no row emits a tombstone") {
 }
 
 TEST_CASE("tombstones_only streams never re-pull and emit only deletes") {
-    FakeSetup setup(database(R"([1,"invoices","1","i","2024-01-01T00:00:01+00:00"],
+    FakeSetup setup(
+        database(R"([1,"invoices","1","i","2024-01-01T00:00:01+00:00"],
                                 [2,"invoices","4","d","2024-01-01T00:00:02+00:00"])"),
-                    R"("tables":[{"table_name":"invoices","pk_column":"id","mode":"tombstones_only"}])");
+        R"("tables":[{"table_name":"invoices","pk_column":"id","mode":"tombstones_only"}])");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     auto records = run.records("invoices");
@@ -134,8 +137,9 @@ TEST_CASE("a run with nothing new still writes a STATE") {
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     CHECK(run.records("invoices").empty());
-    CHECK(run.lastState() ==
-          R"({"bookmarks":{"invoices":{"replication_key":"diffgen_id","replication_key_value":0}}})");
+    CHECK(
+        run.lastState() ==
+        R"({"bookmarks":{"invoices":{"replication_key":"diffgen_id","replication_key_value":0}}})");
 }
 
 TEST_CASE("an id that commits late is emitted once the horizon is final, never skipped") {
@@ -151,7 +155,8 @@ TEST_CASE("an id that commits late is emitted once the horizon is final, never s
     // While id 2 was pending, no STATE passed 0; at the end the bookmark is 3.
     auto states = run.messages("STATE");
     REQUIRE(states.size() >= 2);
-    CHECK(states[0]->getObject("value")
+    CHECK(states[0]
+              ->getObject("value")
               ->getObject("bookmarks")
               ->getObject("invoices")
               ->getValue<int64_t>("replication_key_value") == 0);

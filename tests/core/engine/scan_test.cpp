@@ -16,9 +16,10 @@ std::string databaseWithTables(int tables, int events) {
     std::string json = R"({"tables":{)";
     for (int t = 0; t < tables; ++t) {
         if (t > 0) json += ",";
-        json += "\"t" + std::to_string(t) +
-                R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
-                R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
+        json +=
+            "\"t" + std::to_string(t) +
+            R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
+            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
     }
     json += R"(},"diffgen":[)";
     for (int e = 1; e <= events; ++e) {
@@ -63,14 +64,15 @@ TEST_CASE("diffgen queries do not grow with the number of tables") {
 
 TEST_CASE("a lagging stream catches up on its own tables, then joins the shared scan") {
     FakeSetup setup(databaseWithTables(2, 20), tablesSetting(2) + R"(,"page_size":4)");
-    std::string state = setup.write(
-        "state.json", R"({"bookmarks":{"t0":{"replication_key_value":20}}})");
+    std::string state =
+        setup.write("state.json", R"({"bookmarks":{"t0":{"replication_key_value":20}}})");
     auto run = runTap({"--config", setup.configPath(), "--state", state});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     // t1 had events 1,3,...,19 (ten), deduplicated per page of its own; t0 had nothing new.
     CHECK(run.records("t0").empty());
     CHECK_FALSE(run.records("t1").empty());
-    CHECK(run.lastState().find(R"("t1":{"replication_key":"diffgen_id","replication_key_value":20})") !=
+    CHECK(run.lastState().find(
+              R"("t1":{"replication_key":"diffgen_id","replication_key_value":20})") !=
           std::string::npos);
     // The catch-up read only t1's events: 10 events, pages of 4 → 3 pages, plus one shared
     // page at the head.

@@ -114,8 +114,8 @@ TEST_CASE("after SIGKILL the next run from the last STATE loses nothing") {
         }
     }
     REQUIRE_FALSE(lastState.empty());
-    TapRun resumed = runTapBinary({"--config", setup.configPath(), "--state",
-                                   setup.write("state.json", lastState)});
+    TapRun resumed = runTapBinary(
+        {"--config", setup.configPath(), "--state", setup.write("state.json", lastState)});
     REQUIRE(resumed.exitCode == 0);
     for (const auto& record : resumed.records("t")) seen.insert(record->getValue<int64_t>("id"));
     CHECK(seen.size() == 60);

@@ -35,9 +35,9 @@ TEST_CASE("a state from another tap or broken JSON is refused with one line") {
         "state 's.json': bookmark of stream 'a' has replication_key 'updated_at', not "
         "'diffgen_id': this state was written by another tap",
         StateError);
-    CHECK_THROWS_AS(TapState::parse(R"({"bookmarks":{"a":{"replication_key_value":"x"}}})", "s",
-                                    {"a"}),
-                    StateError);
+    CHECK_THROWS_AS(
+        TapState::parse(R"({"bookmarks":{"a":{"replication_key_value":"x"}}})", "s", {"a"}),
+        StateError);
     CHECK_THROWS_AS(TapState::parse("{nope", "s", {"a"}), StateError);
     CHECK_THROWS_AS(TapState::load("/nonexistent/state.json", {"a"}), StateError);
 }

@@ -56,10 +56,10 @@ struct FakeTable {
 
 TdgValueKind kindFromName(const std::string& name) {
     static const std::map<std::string, TdgValueKind> kinds = {
-        {"bool", TDG_KIND_BOOL},         {"int64", TDG_KIND_INT64},
-        {"decimal", TDG_KIND_DECIMAL},   {"text", TDG_KIND_TEXT},
-        {"bytes", TDG_KIND_BYTES},       {"json", TDG_KIND_JSON},
-        {"date", TDG_KIND_DATE},         {"time", TDG_KIND_TIME},
+        {"bool", TDG_KIND_BOOL},           {"int64", TDG_KIND_INT64},
+        {"decimal", TDG_KIND_DECIMAL},     {"text", TDG_KIND_TEXT},
+        {"bytes", TDG_KIND_BYTES},         {"json", TDG_KIND_JSON},
+        {"date", TDG_KIND_DATE},           {"time", TDG_KIND_TIME},
         {"timestamp", TDG_KIND_TIMESTAMP}, {"timestamptz", TDG_KIND_TIMESTAMPTZ}};
     auto found = kinds.find(name);
     if (found == kinds.end()) throw invalidArgument("unknown kind " + name);
@@ -82,9 +82,9 @@ public:
     explicit FakeDriver(const ConnectOptions& options) {
         std::string path = options.get("database");
         if (options.get("password") == "wrong") {
-            throw DriverError(TDG_UNAUTHENTICATED, "password authentication failed for user '" +
-                                                       options.get("user") + "'",
-                              "28P01");
+            throw DriverError(
+                TDG_UNAUTHENTICATED,
+                "password authentication failed for user '" + options.get("user") + "'", "28P01");
         }
         std::ifstream file(path);
         if (!file) throw DriverError(TDG_NOT_FOUND, "fake database file '" + path + "' not found");
@@ -108,8 +108,8 @@ public:
             loseAtPage_ = root->getValue<int>("lose_connection_at_page");
         }
         path_ = path;
-        horizonSupported_ = !root->has("horizon") ||
-                            root->getValue<std::string>("horizon") != "unsupported";
+        horizonSupported_ =
+            !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
     }
 
     std::string serverVersion() override { return "FakeDB 1.0"; }
@@ -237,11 +237,10 @@ private:
             auto columns = table->getArray("columns");
             for (size_t i = 0; i < columns->size(); ++i) {
                 auto column = columns->getObject(static_cast<unsigned>(i));
-                fake.columns.push_back(
-                    {column->getValue<std::string>("name"),
-                     kindFromName(column->getValue<std::string>("kind")),
-                     column->has("scale") ? column->getValue<int>("scale") : -1,
-                     column->has("pk") && column->getValue<bool>("pk")});
+                fake.columns.push_back({column->getValue<std::string>("name"),
+                                        kindFromName(column->getValue<std::string>("kind")),
+                                        column->has("scale") ? column->getValue<int>("scale") : -1,
+                                        column->has("pk") && column->getValue<bool>("pk")});
             }
             auto rows = table->getArray("rows");
             for (size_t i = 0; rows && i < rows->size(); ++i) {
@@ -253,7 +252,8 @@ private:
 
     const FakeTable& find(const TableName& table) const {
         auto found = tables_.find(table.display());
-        if (found == tables_.end()) throw notFound("table '" + table.display() + "' does not exist");
+        if (found == tables_.end())
+            throw notFound("table '" + table.display() + "' does not exist");
         return found->second;
     }
 

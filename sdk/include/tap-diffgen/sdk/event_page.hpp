@@ -16,8 +16,8 @@ class EventPage {
 public:
     /// Appends one event. Strings are copied. tableId nullopt means diffgen.table_id IS NULL;
     /// tsCreated must already be in the ABI's TIMESTAMPTZ form (or empty when NULL).
-    void add(int64_t id, char op, std::string_view tableName,
-             const std::string_view* tableId, std::string_view tsCreated);
+    void add(int64_t id, char op, std::string_view tableName, const std::string_view* tableId,
+             std::string_view tsCreated);
 
     void setRangeRowCount(int64_t count) { rangeRowCount_ = count; }
     void setMark(const TdgHorizonMark& mark) { mark_ = mark; }

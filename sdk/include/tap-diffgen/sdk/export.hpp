@@ -142,8 +142,7 @@ struct Trampolines {
         });
     }
     static TdgStatus checkHorizon(TdgConnection* connection, const TdgHorizonMark* mark,
-                                  int32_t* state, TdgHorizonMark* next,
-                                  TdgError* error) noexcept {
+                                  int32_t* state, TdgHorizonMark* next, TdgError* error) noexcept {
         return guarded(error, [&] {
             requireNonNull(mark, "mark");
             requireNonNull(state, "state output");
@@ -161,10 +160,9 @@ struct Trampolines {
         return guarded(error, [&] {
             requireNonNull(driver, "driver table");
             if (version < TDG_ABI_VERSION_1 || version > TDG_ABI_VERSION) {
-                throw notImplemented("this plugin speaks ABI version " +
-                                     std::to_string(TDG_ABI_VERSION_1) + " to " +
-                                     std::to_string(TDG_ABI_VERSION) + ", not " +
-                                     std::to_string(version));
+                throw notImplemented(
+                    "this plugin speaks ABI version " + std::to_string(TDG_ABI_VERSION_1) + " to " +
+                    std::to_string(TDG_ABI_VERSION) + ", not " + std::to_string(version));
             }
             if (driver->struct_size < sizeof(TdgDriver)) {
                 throw invalidArgument("driver table is smaller than ABI version 1 requires");
@@ -193,22 +191,16 @@ struct Trampolines {
     { nullptr }
 
 /// Defines tdg_plugin_info and tdg_driver_init for DriverClass.
-#define TAP_DIFFGEN_EXPORT_DRIVER(DriverClass, dialectName, aliasList, pluginVersion,         \
-                                  descriptionText)                                            \
-    TDG_PLUGIN_EXPORT const TdgPluginInfo* tdg_plugin_info(void) {                            \
-        static const char* const aliases[] = aliasList;                                       \
-        static const TdgPluginInfo info = {sizeof(TdgPluginInfo),                             \
-                                           TDG_ABI_VERSION_1,                                 \
-                                           TDG_ABI_VERSION,                                   \
-                                           dialectName,                                       \
-                                           aliases,                                           \
-                                           pluginVersion,                                     \
-                                           TAP_DIFFGEN_SDK_VERSION,                           \
-                                           descriptionText};                                  \
-        return &info;                                                                         \
-    }                                                                                         \
-    TDG_PLUGIN_EXPORT TdgStatus tdg_driver_init(int32_t version, TdgDriver* driver,           \
-                                                TdgError* error) {                            \
-        return ::tapdiffgen::sdk::detail::Trampolines<DriverClass>::init(version, driver,     \
-                                                                         error);              \
+#define TAP_DIFFGEN_EXPORT_DRIVER(DriverClass, dialectName, aliasList, pluginVersion,              \
+                                  descriptionText)                                                 \
+    TDG_PLUGIN_EXPORT const TdgPluginInfo* tdg_plugin_info(void) {                                 \
+        static const char* const aliases[] = aliasList;                                            \
+        static const TdgPluginInfo info = {                                                        \
+            sizeof(TdgPluginInfo), TDG_ABI_VERSION_1,       TDG_ABI_VERSION, dialectName, aliases, \
+            pluginVersion,         TAP_DIFFGEN_SDK_VERSION, descriptionText};                      \
+        return &info;                                                                              \
+    }                                                                                              \
+    TDG_PLUGIN_EXPORT TdgStatus tdg_driver_init(int32_t version, TdgDriver* driver,                \
+                                                TdgError* error) {                                 \
+        return ::tapdiffgen::sdk::detail::Trampolines<DriverClass>::init(version, driver, error);  \
     }
