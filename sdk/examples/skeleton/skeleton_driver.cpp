@@ -1,0 +1,75 @@
+// The smallest complete dialect plugin: every call is wired through the SDK, and each one
+// either answers "nothing here" or says it is not implemented yet. It loads, lists, and passes
+// the ABI-level conformance cases, so a new dialect starts from something that already works
+// and grows one method at a time (tap-diffgen-conformance tells which live case is next).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tap-diffgen/sdk/export.hpp"
+
+#ifndef SKELETON_PLUGIN_VERSION
+#define SKELETON_PLUGIN_VERSION "0.0.0"
+#endif
+
+namespace {
+
+using namespace tapdiffgen::sdk;
+
+class SkeletonDriver : public IDialectDriver {
+public:
+    // Read and validate every setting before opening anything: a typo in the configuration
+    // then fails as INVALID_ARGUMENT naming the key, not as a confusing network error.
+    // Never put the password into a message.
+    explicit SkeletonDriver(const ConnectOptions& options)
+        : host_(options.get("host", "localhost")), port_(options.getInt("port", 0)) {
+        // Open the session here: read-only, autocommit, UTC, UTF-8. Throw
+        // DriverError(TDG_UNAUTHENTICATED, ...) for a refused login, TDG_IO for a network
+        // failure (retryable = true), so the tap can tell the user which one it was.
+    }
+
+    std::string serverVersion() override {
+        throw notImplemented("skeleton: ask the server for its version");
+    }
+
+    std::vector<ColumnInfo> describeTable(const TableName& table) override {
+        // A missing table must be notFound naming it: the tap shows that message as is.
+        throw notImplemented("skeleton: describe table '" + table.display() + "'");
+    }
+
+    // An empty page is a valid answer ("nothing after afterId"); the real one selects
+    // after < id <= upTo for the requested table names, lowest ids first, at most `limit`.
+    void readDiffgenPage(const PageRequest& request, EventPage& page) override {
+        (void)request;
+        page.setRangeRowCount(-1);  // -1: cannot tell whether the range has gaps
+    }
+
+    // nullopt means "the log is empty", which is true of a skeleton.
+    std::optional<int64_t> maxDiffgenId(const TableName& diffgen) override {
+        (void)diffgen;
+        return std::nullopt;
+    }
+
+    // No rows: every requested key is simply absent, which the ABI allows.
+    void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
+        (void)request;
+        (void)rows;
+    }
+
+    void scanTable(const ScanRequest& request, RowBatchBuilder& rows) override {
+        (void)request;
+        (void)rows;
+    }
+
+    // checkHorizon keeps the SDK default (not supported: the tap falls back to its settle
+    // time); cancel keeps the default no-op until there is a running query to interrupt.
+
+private:
+    std::string host_;
+    long long port_;
+};
+
+}  // namespace
+
+TAP_DIFFGEN_EXPORT_DRIVER(SkeletonDriver, "skeleton", TAP_DIFFGEN_NO_ALIASES,
+                          SKELETON_PLUGIN_VERSION, "a starting point for new dialects")

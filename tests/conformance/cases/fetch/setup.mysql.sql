@@ -1,0 +1,14 @@
+SET NAMES utf8mb4;
+DROP TABLE IF EXISTS tdg_conf_fetch;
+CREATE TABLE tdg_conf_fetch (
+    id    integer PRIMARY KEY,
+    name  text,
+    score decimal(6,2),
+    born  date
+) DEFAULT CHARSET = utf8mb4;
+INSERT INTO tdg_conf_fetch VALUES
+    (1, 'one', 1.50, '2001-01-01'),
+    (2, 'two', NULL, NULL),
+    (3, NULL, -2.25, '2003-03-03'),
+    (4, 'four', 0, NULL),
+    (5, 'o''brien', 5.00, NULL);

@@ -1,0 +1,31 @@
+// Values as comparable text. A cell from the plugin and a value from expected.json become the
+// same text exactly when they mean the same value: decimals without trailing fractional zeros,
+// times without a zero fraction (the ABI lets a plugin pad fractions to microseconds), text
+// JSON-quoted. A cell whose text breaks the ABI's form for its kind renders as
+// "invalid <kind> ..." so the comparison shows it.
+#pragma once
+
+#include <Poco/Dynamic/Var.h>
+
+#include <string>
+#include <string_view>
+
+#include "tap-diffgen/dialect_abi.h"
+
+namespace tapdiffgen::conformance {
+
+std::string cellText(const TdgCell& cell);
+
+/// An expected.json value for a column of `kind` (null, true, 42, "text", "12.5").
+std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind);
+
+/// "int64", "decimal", ...: the names expected.json uses for kinds.
+std::string kindName(TdgValueKind kind);
+/// The kind named `name`; throws std::invalid_argument when unknown.
+TdgValueKind kindFromName(const std::string& name);
+
+/// Normalisations shared by both sides (exposed for the diffgen timestamps).
+std::string canonicalDecimal(std::string_view text);
+std::string withoutZeroFraction(std::string_view text);
+
+}  // namespace tapdiffgen::conformance

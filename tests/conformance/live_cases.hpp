@@ -1,0 +1,39 @@
+// The live cases: data-driven checks against a real server, one directory each (case_files.hpp).
+// expected.json's "check" selects what is checked:
+//   "table"          describe_table, scan_table and fetch_rows of one table against expected
+//                    columns (name, kind, key, JSON Schema) and rows
+//   "diffgen"        read_diffgen_page bounds, limits and table filters, and max_diffgen_id
+//   "connect-error"  connect with changed options fails with the expected status
+//   "missing-table"  every call on a table that does not exist fails with the expected status
+//   "null-arguments" NULL pointers on a live connection are errors, and the connection survives
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "abi_cases.hpp"
+#include "case_files.hpp"
+#include "connection_options.hpp"
+#include "subject.hpp"
+
+namespace tapdiffgen::conformance {
+
+struct LiveContext {
+    const Subject* subject = nullptr;
+    std::optional<OptionList> options;        // nullopt: TDG_CONFORMANCE_OPTIONS not set
+    std::optional<std::string> setupCommand;  // nullopt: cases with setup SQL are skipped
+    std::string overrides;                    // the <dialect> of the override files
+};
+
+std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir);
+
+// One function per check kind.
+std::string checkTable(const LiveContext& context, const CaseFiles& files);
+std::string checkDiffgen(const LiveContext& context, const CaseFiles& files);
+std::string checkConnectError(const LiveContext& context, const CaseFiles& files);
+std::string checkMissingTable(const LiveContext& context, const CaseFiles& files);
+std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles& files);
+
+}  // namespace tapdiffgen::conformance

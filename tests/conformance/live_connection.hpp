@@ -1,0 +1,18 @@
+// A connection to the live database through the engine's own DialectConnection, so each case
+// exercises the plugin exactly as the tap does.
+#pragma once
+
+#include <memory>
+
+#include "live_cases.hpp"
+#include "plugin/dialect_connection.hpp"
+
+namespace tapdiffgen::conformance {
+
+/// Connects with the context's options; a failure is the case's failure.
+std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context);
+
+/// "NOT_FOUND: table 'x' does not exist" for messages.
+std::string describeError(const core::DialectError& error);
+
+}  // namespace tapdiffgen::conformance

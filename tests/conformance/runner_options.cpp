@@ -1,0 +1,69 @@
+#include "runner_options.hpp"
+
+namespace tapdiffgen::conformance {
+
+RunnerOptions parseRunnerOptions(int argc, char** argv) {
+    RunnerOptions options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string argument = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError(argument + " needs a value");
+            return argv[++i];
+        };
+        if (argument == "--plugin") {
+            options.plugin = value();
+        } else if (argument == "--plugin-dir") {
+            options.pluginDirs.push_back(value());
+        } else if (argument == "--abi-only") {
+            options.abiOnly = true;
+        } else if (argument == "--cases") {
+            options.casesDir = value();
+        } else if (argument == "--dialect-overrides") {
+            options.overrides = value();
+        } else if (argument == "--setup-command") {
+            options.setupCommand = value();
+        } else if (argument == "--case") {
+            options.only.push_back(value());
+        } else if (argument == "--in-process") {
+            options.inProcess = true;
+        } else if (argument == "--help" || argument == "-h") {
+            options.help = true;
+        } else {
+            throw UsageError("unknown argument '" + argument + "'");
+        }
+    }
+    if (options.plugin.empty() && !options.help) throw UsageError("--plugin is required");
+    return options;
+}
+
+std::string usageText() {
+    return R"(usage: tap-diffgen-conformance --plugin NAME|PATH [options]
+
+Checks a tap-diffgen dialect plugin against the dialect ABI: first the ABI-level cases, which
+need no database, then the live cases in the case directory against a real server.
+
+  --plugin NAME|PATH        the plugin: a dialect name (searched like tap-diffgen does) or a
+                            path to the .so
+  --plugin-dir DIR          look for plugins in DIR first (repeatable)
+  --abi-only                run only the ABI-level cases
+  --cases DIR               the live case directory (default: the installed cases)
+  --dialect-overrides NAME  use setup.NAME.sql / expected.NAME.json overrides
+                            (default: the plugin's dialect name)
+  --setup-command CMD       shell command that runs SQL read from stdin as an administrator,
+                            e.g. "psql -X -q -v ON_ERROR_STOP=1 -d tapdb"; live cases with setup
+                            SQL are skipped without it
+  --case NAME               run only this case (repeatable)
+  --in-process              run the cases in this process instead of one child process each,
+                            to debug a plugin under gdb (a crash then ends the run)
+
+Environment:
+  TDG_CONFORMANCE_OPTIONS   JSON object of the plugin's connection settings for live cases,
+                            e.g. {"host":"127.0.0.1","port":5432,"user":"tap","password":"...",
+                            "database":"tapdb"}; live cases are skipped without it
+
+Output: one line per case, "ok|FAIL|skip <case>: detail", then "conformance: N passed,
+N failed". Exit status 1 when a case failed, 2 on a usage error.
+)";
+}
+
+}  // namespace tapdiffgen::conformance

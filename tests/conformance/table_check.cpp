@@ -1,0 +1,161 @@
+// check "table": one table's description, full scan and key fetches.
+//
+//   {"check": "table", "table": "Order", "key": "id", "batch_rows": 2,
+//    "columns": [{"name": "id", "kind": "int64", "primary_key": true,
+//                 "schema": {"type": "integer"}}, ...],
+//    "rows": [[1, "a"], ...],                       all rows, columns in describe order
+//    "fetches": [{"keys": ["1", "9"], "columns": ["select", "id"], "batch_rows": 1,
+//                 "rows": [["a", 1]]}, ...]}
+#include <Poco/JSON/Parser.h>
+
+#include "case_result.hpp"
+#include "cell_text.hpp"
+#include "expected_json.hpp"
+#include "live_cases.hpp"
+#include "live_connection.hpp"
+#include "row_collector.hpp"
+
+namespace tapdiffgen::conformance {
+namespace {
+
+using core::ColumnDescription;
+using Poco::JSON::Object;
+
+void checkColumn(const ColumnDescription& actual, const Object::Ptr& expected, size_t index) {
+    const std::string name = textOf(expected, "name");
+    const std::string where = "column " + std::to_string(index + 1) + " ('" + name + "')";
+    require(actual.name == name, where + " is named '" + actual.name + "'");
+    require(actual.ordinal == static_cast<int>(index + 1),
+            where + " has ordinal " + std::to_string(actual.ordinal));
+    TdgValueKind kind = kindFromName(textOf(expected, "kind"));
+    require(actual.kind == kind, where + " is " + kindName(actual.kind) + ", expected " +
+                                     kindName(kind) + " (sql type " + actual.sqlType + ")");
+    if (expected->has("primary_key")) {
+        require(actual.primaryKey == expected->getValue<bool>("primary_key"),
+                where + (actual.primaryKey ? " is" : " is not") + " reported as the primary key");
+    }
+    if (expected->has("nullable")) {
+        require(actual.nullable == expected->getValue<bool>("nullable"),
+                where + (actual.nullable ? " is" : " is not") + " reported as nullable");
+    }
+    if (expected->has("sql_type")) {
+        require(actual.sqlType == textOf(expected, "sql_type"),
+                where + " has sql type '" + actual.sqlType + "'");
+    }
+    if (Object::Ptr schema = expected->getObject("schema"); !schema.isNull()) {
+        Object::Ptr parsed;
+        try {
+            parsed = Poco::JSON::Parser().parse(actual.jsonSchema).extract<Object::Ptr>();
+        } catch (const std::exception&) {
+            throw CaseFailure(where +
+                              " has a json_schema that is not a JSON object: " + actual.jsonSchema);
+        }
+        std::string difference;
+        require(containsSchema(parsed, schema, difference),
+                where + " schema " + actual.jsonSchema + ": " + difference);
+    }
+}
+
+std::vector<RowText> expectedRows(const Poco::JSON::Array::Ptr& rows,
+                                  const std::vector<TdgValueKind>& kinds) {
+    std::vector<RowText> result;
+    for (size_t r = 0; r < rows->size(); ++r) {
+        Poco::JSON::Array::Ptr row = rows->getArray(static_cast<unsigned>(r));
+        require(!row.isNull() && row->size() == kinds.size(),
+                "expected.json: row " + std::to_string(r + 1) + " must have " +
+                    std::to_string(kinds.size()) + " values");
+        RowText text;
+        for (size_t c = 0; c < kinds.size(); ++c) {
+            text.push_back(expectedText(row->get(static_cast<unsigned>(c)), kinds[c]));
+        }
+        result.push_back(std::move(text));
+    }
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+struct Columns {
+    std::vector<std::string> names;
+    std::vector<TdgValueKind> kinds;
+};
+
+Columns pickColumns(const std::vector<ColumnDescription>& described,
+                    const std::vector<std::string>& names) {
+    Columns picked;
+    for (const std::string& name : names) {
+        auto found = std::find_if(described.begin(), described.end(),
+                                  [&](const ColumnDescription& c) { return c.name == name; });
+        require(found != described.end(), "expected.json names unknown column '" + name + "'");
+        picked.names.push_back(name);
+        picked.kinds.push_back(found->kind);
+    }
+    return picked;
+}
+
+std::vector<RowText> scan(core::DialectConnection& connection, const core::TableRef& table,
+                          const Columns& columns, const std::string& key, int64_t batchRows) {
+    RowCollector collector(columns.names, columns.kinds);
+    connection.scanTable(table, columns.names, key, batchRows,
+                         [&](const TdgRowBatch& batch) { collector.add(batch); });
+    return collector.sortedRows();
+}
+
+std::vector<RowText> fetch(core::DialectConnection& connection, const core::TableRef& table,
+                           const Columns& columns, const std::string& key,
+                           const std::vector<std::string>& keys, int64_t batchRows) {
+    RowCollector collector(columns.names, columns.kinds);
+    connection.fetchRows(
+        table, columns.names, key, keys, [&](const TdgRowBatch& batch) { collector.add(batch); },
+        batchRows);
+    return collector.sortedRows();
+}
+
+}  // namespace
+
+std::string checkTable(const LiveContext& context, const CaseFiles& files) {
+    const Object::Ptr& expected = files.expected;
+    core::TableRef table{expected->optValue<std::string>("schema", ""), textOf(expected, "table")};
+    const std::string key = textOf(expected, "key");
+    auto connection = openConnection(context);
+    std::string stage = "describe_table";
+    try {
+        std::vector<ColumnDescription> described = connection->describeTable(table);
+        std::vector<Object::Ptr> columns = objectsOf(arrayOf(expected, "columns"));
+        require(described.size() == columns.size(),
+                "describe_table reported " + std::to_string(described.size()) + " columns, " +
+                    std::to_string(columns.size()) + " expected");
+        std::vector<std::string> allNames;
+        for (size_t i = 0; i < columns.size(); ++i) {
+            checkColumn(described[i], columns[i], i);
+            allNames.push_back(described[i].name);
+        }
+        Columns all = pickColumns(described, allNames);
+        int64_t batchRows = expected->optValue<int64_t>("batch_rows", 0);
+        stage = "scan_table";
+        requireSameRows("scan_table", expectedRows(arrayOf(expected, "rows"), all.kinds),
+                        scan(*connection, table, all, key, batchRows));
+        size_t fetches = 0;
+        if (expected->has("fetches")) {
+            for (const Object::Ptr& request : objectsOf(arrayOf(expected, "fetches"))) {
+                Columns picked =
+                    request->has("columns")
+                        ? pickColumns(described, stringsOf(arrayOf(request, "columns")))
+                        : all;
+                std::vector<std::string> keys = stringsOf(arrayOf(request, "keys"));
+                stage = "fetch_rows " + rowDisplay(keys);
+                requireSameRows("fetch_rows " + rowDisplay(keys),
+                                expectedRows(arrayOf(request, "rows"), picked.kinds),
+                                fetch(*connection, table, picked, key, keys,
+                                      request->optValue<int64_t>("batch_rows", 0)));
+                ++fetches;
+            }
+        }
+        return std::to_string(described.size()) + " columns, " +
+               std::to_string(arrayOf(expected, "rows")->size()) + " rows, " +
+               std::to_string(fetches) + " fetches";
+    } catch (const core::DialectError& failure) {
+        throw CaseFailure(stage + ": " + describeError(failure));
+    }
+}
+
+}  // namespace tapdiffgen::conformance
