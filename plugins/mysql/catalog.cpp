@@ -1,0 +1,174 @@
+#include "catalog.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "params.hpp"
+#include "sql_text.hpp"
+#include "statement.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
+
+namespace tapdiffgen::mysql {
+namespace {
+
+const char* const kColumnsSql =
+    "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, "
+    "NUMERIC_SCALE, IS_NULLABLE, COLUMN_KEY FROM information_schema.COLUMNS "
+    "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+
+// MariaDB only: MySQL's CHECK_CONSTRAINTS has no TABLE_NAME, and MySQL has a real JSON type.
+const char* const kChecksSql =
+    "SELECT CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS "
+    "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?";
+
+std::string lowerWithoutSpaces(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (!std::isspace(static_cast<unsigned char>(c))) {
+            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        }
+    }
+    return out;
+}
+
+// The column a "json_valid(`col`)" clause checks, or empty. Column names are case-insensitive
+// in MySQL, so the result is lower case.
+std::string jsonValidTarget(std::string_view clause) {
+    std::string text = lowerWithoutSpaces(clause);
+    const std::string prefix = "json_valid(";
+    if (text.size() <= prefix.size() + 1 || text.compare(0, prefix.size(), prefix) != 0 ||
+        text.back() != ')') {
+        return {};
+    }
+    std::string inner = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+    if (inner.size() >= 2 && inner.front() == '`' && inner.back() == '`') {
+        inner = inner.substr(1, inner.size() - 2);
+        std::string unquoted;
+        for (size_t i = 0; i < inner.size(); ++i) {
+            unquoted.push_back(inner[i]);
+            if (inner[i] == '`' && i + 1 < inner.size() && inner[i + 1] == '`') ++i;
+        }
+        return unquoted;
+    }
+    return inner;
+}
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+bool isTextFamily(const std::string& dataType) {
+    return dataType == "longtext" || dataType == "mediumtext" || dataType == "text" ||
+           dataType == "tinytext";
+}
+
+struct Described {
+    sdk::ColumnInfo info;
+    CatalogType type;
+};
+
+Described describedFromRow(ResultRow& row) {
+    Described column;
+    column.info.name = row.bytes(0);
+    column.info.ordinal = static_cast<int>(row.asInt64(1));
+    column.type.dataType = lower(row.bytes(2));
+    column.info.sqlType = row.bytes(3);
+    column.type.columnType = lower(column.info.sqlType);
+    column.info.precision = row.isNull(4) ? -1 : static_cast<int>(row.asInt64(4));
+    column.info.scale = row.isNull(5) ? -1 : static_cast<int>(row.asInt64(5));
+    column.type.scale = column.info.scale;
+    column.info.nullable = row.bytes(6) == "YES";
+    column.info.primaryKey = row.bytes(7) == "PRI";
+    return column;
+}
+
+void applyKind(Described& column) {
+    KindAndSchema mapped = classifyCatalogType(column.type);
+    column.info.kind = mapped.kind;
+    column.info.jsonSchema = std::move(mapped.jsonSchema);
+}
+
+}  // namespace
+
+Catalog::Key Catalog::keyOf(const sdk::TableName& table) const {
+    return {table.schema.value_or(session_.database()), table.name};
+}
+
+std::set<std::string> Catalog::jsonCheckedColumns(const Key& key) {
+    std::set<std::string> columns;
+    if (!session_.isMariadb()) return columns;
+    Params params;
+    params.addText(key.first);
+    params.addText(key.second);
+    Cursor cursor(session_.prepared(kChecksSql), params);
+    while (cursor.next()) {
+        std::string target = jsonValidTarget(cursor.row().bytes(0));
+        if (!target.empty()) columns.insert(target);
+    }
+    return columns;
+}
+
+std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
+    Key key = keyOf(table);
+    if (key.first.empty()) {
+        throw sdk::notFound("table '" + table.display() +
+                            "' does not exist (no database: set 'database' or qualify the name)");
+    }
+    std::vector<Described> described;
+    {
+        Params params;
+        params.addText(key.first);
+        params.addText(key.second);
+        Cursor cursor(session_.prepared(kColumnsSql), params);
+        while (cursor.next()) described.push_back(describedFromRow(cursor.row()));
+    }
+    if (described.empty()) throw sdk::notFound("table '" + table.display() + "' does not exist");
+
+    bool hasText = std::any_of(described.begin(), described.end(),
+                               [](const Described& d) { return isTextFamily(d.type.dataType); });
+    std::set<std::string> json = hasText ? jsonCheckedColumns(key) : std::set<std::string>{};
+
+    Known& known = known_[key];
+    known = Known{};
+    std::vector<sdk::ColumnInfo> columns;
+    for (Described& column : described) {
+        std::string name = lower(column.info.name);
+        known.columns.insert(name);
+        column.type.declaredJson = isTextFamily(column.type.dataType) && json.count(name) > 0;
+        if (column.type.declaredJson) known.json.insert(name);
+        applyKind(column);
+        columns.push_back(std::move(column.info));
+    }
+    return columns;
+}
+
+CellWriter::JsonTest Catalog::jsonColumns(const sdk::TableName& table,
+                                          const std::vector<FieldInfo>& fields) {
+    if (!session_.isMariadb()) return {};
+    // Only text carried in BLOB-typed fields can be a MariaDB JSON column.
+    bool candidates = std::any_of(fields.begin(), fields.end(), [](const FieldInfo& field) {
+        return !field.isBinary() &&
+               (field.type == MYSQL_TYPE_BLOB || field.type == MYSQL_TYPE_LONG_BLOB ||
+                field.type == MYSQL_TYPE_MEDIUM_BLOB || field.type == MYSQL_TYPE_TINY_BLOB);
+    });
+    if (!candidates) return {};
+    Key key = keyOf(table);
+    auto found = known_.find(key);
+    bool stale = found == known_.end() ||
+                 std::any_of(fields.begin(), fields.end(), [&](const FieldInfo& field) {
+                     return found->second.columns.count(lower(field.name)) == 0;
+                 });
+    if (stale) {
+        describe(table);
+        found = known_.find(key);
+    }
+    std::set<std::string> json = found->second.json;
+    return [json = std::move(json)](const std::string& column) {
+        return json.count(lower(column)) > 0;
+    };
+}
+
+}  // namespace tapdiffgen::mysql

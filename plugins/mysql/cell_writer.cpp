@@ -1,0 +1,183 @@
+#include "cell_writer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/time_text.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+
+namespace tapdiffgen::mysql {
+namespace {
+
+// MySQL keeps zero dates (0000-00-00) and dates with a zero month or day; none is a real day.
+bool isZeroDate(const MYSQL_TIME& value) { return value.month == 0 || value.day == 0; }
+
+std::string decimalDigits(uint64_t value) {
+    char buffer[24];
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
+    return std::string(buffer, end);
+}
+
+void addInteger(uint64_t magnitude, bool negative, TdgValueKind kind, sdk::RowBatchBuilder& out) {
+    if (kind == TDG_KIND_BOOL) {
+        out.addBool(magnitude != 0);
+    } else if (kind == TDG_KIND_DECIMAL) {
+        out.addText(TDG_KIND_DECIMAL, decimalDigits(magnitude));
+    } else {
+        out.addInt64(negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude));
+    }
+}
+
+}  // namespace
+
+std::string formatFloat(float value) {
+    if (!std::isfinite(value)) return {};
+    char buffer[32];
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
+    return std::string(buffer, end);
+}
+
+void appendTime(const MYSQL_TIME& value, std::string& out) {
+    char buffer[48];
+    int length =
+        std::snprintf(buffer, sizeof(buffer), "%s%02u:%02u:%02u.%06lu", value.neg ? "-" : "",
+                      value.hour, value.minute, value.second, value.second_part);
+    sdk::appendIsoTime(std::string_view(buffer, static_cast<size_t>(length)), out);
+}
+
+void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson) {
+    codecs_.clear();
+    for (const FieldInfo& field : fields) {
+        bool json = isDeclaredJson && isDeclaredJson(field.name);
+        codecs_.push_back(codecForField(field, json));
+    }
+}
+
+void CellWriter::writeRow(ResultRow& row, sdk::RowBatchBuilder& out) {
+    for (size_t i = 0; i < codecs_.size(); ++i) writeCell(row, i, out);
+    out.endRow();
+}
+
+void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+    if (row.isNull(column)) {
+        out.addNull();
+        return;
+    }
+    const FieldCodec& codec = codecs_[column];
+    switch (codec.decoder) {
+        case Decoder::SignedInt:
+        case Decoder::UnsignedInt:
+            writeInteger(row, column, out);
+            return;
+        case Decoder::Bits:
+            writeBits(row, column, out);
+            return;
+        case Decoder::Float: {
+            std::string text = formatFloat(row.real32(column));
+            if (text.empty()) {
+                out.addNull();
+            } else {
+                out.addText(TDG_KIND_DECIMAL, text);
+            }
+            return;
+        }
+        case Decoder::Double: {
+            auto text = sdk::formatDouble(row.real64(column));
+            if (text) {
+                out.addText(TDG_KIND_DECIMAL, *text);
+            } else {
+                out.addNull();
+            }
+            return;
+        }
+        case Decoder::Text:
+            if (codec.kind == TDG_KIND_DECIMAL) {
+                writeDecimalText(row, column, out);
+            } else {
+                row.appendBytes(column, out.beginText(codec.kind));
+                out.endText();
+            }
+            return;
+        case Decoder::Date:
+            writeDate(row.time(column), out);
+            return;
+        case Decoder::Time:
+            scratch_.clear();
+            appendTime(row.time(column), scratch_);
+            out.addText(TDG_KIND_TIME, scratch_);
+            return;
+        case Decoder::DateTime:
+            writeDateTime(row.time(column), codec.kind, out);
+            return;
+    }
+}
+
+void CellWriter::writeInteger(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+    const FieldCodec& codec = codecs_[column];
+    if (codec.decoder == Decoder::UnsignedInt) {
+        addInteger(row.uint64(column), false, codec.kind, out);
+        return;
+    }
+    int64_t value = row.int64(column);
+    if (codec.kind == TDG_KIND_BOOL) {
+        out.addBool(value != 0);
+    } else {
+        out.addInt64(value);
+    }
+}
+
+// BIT(n) arrives as ceil(n/8) big-endian bytes.
+void CellWriter::writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+    scratch_.clear();
+    row.appendBytes(column, scratch_);
+    uint64_t value = 0;
+    for (unsigned char byte : scratch_) value = (value << 8) | byte;
+    addInteger(value, false, codecs_[column].kind, out);
+}
+
+void CellWriter::writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+    scratch_.clear();
+    row.appendBytes(column, scratch_);
+    if (!sdk::isJsonNumber(scratch_)) {
+        throw sdk::DriverError(TDG_INVALID_DATA,
+                               "column " + std::to_string(column + 1) + ": the server sent '" +
+                                   scratch_.substr(0, 64) + "', which is not a number");
+    }
+    out.addText(TDG_KIND_DECIMAL, scratch_);
+}
+
+void CellWriter::writeDate(const MYSQL_TIME& value, sdk::RowBatchBuilder& out) {
+    if (isZeroDate(value)) {
+        out.addNull();
+        return;
+    }
+    char buffer[32];
+    int length =
+        std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u", value.year, value.month, value.day);
+    out.addText(TDG_KIND_DATE, std::string_view(buffer, static_cast<size_t>(length)));
+}
+
+void CellWriter::writeDateTime(const MYSQL_TIME& value, TdgValueKind kind,
+                               sdk::RowBatchBuilder& out) {
+    scratch_.clear();
+    if (!appendTimestamp(value, scratch_)) {
+        out.addNull();
+        return;
+    }
+    // The session runs in UTC, so a TIMESTAMP column's value is the instant in UTC.
+    if (kind == TDG_KIND_TIMESTAMPTZ) scratch_.append("+00:00");
+    out.addText(kind, scratch_);
+}
+
+bool appendTimestamp(const MYSQL_TIME& value, std::string& out) {
+    if (isZeroDate(value)) return false;
+    char buffer[64];
+    int length = std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u %02u:%02u:%02u.%06lu",
+                               value.year, value.month, value.day, value.hour, value.minute,
+                               value.second, value.second_part);
+    return sdk::appendIsoTimestamp(std::string_view(buffer, static_cast<size_t>(length)), out);
+}
+
+}  // namespace tapdiffgen::mysql

@@ -1,0 +1,43 @@
+// Keys as bound parameters: the text keys of fetch_rows bound with the key column's type, and
+// the last key of a scan page remembered in its own type for the next page.
+#pragma once
+
+#include <mysql.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "params.hpp"
+#include "result_row.hpp"
+#include "types.hpp"
+
+namespace tapdiffgen::mysql {
+
+/// Binds a key given as text: integer columns get an integer (so the primary key index is used
+/// without conversions), others the text. Throws TDG_INVALID_DATA for a non-integer text key of
+/// an integer column.
+void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
+             std::string_view columnName);
+
+/// The key of the last row read, in the column's own type.
+class LastKey {
+public:
+    /// Copies the key out of the current row (before the next fetch overwrites it).
+    void capture(ResultRow& row, size_t column, const FieldInfo& field);
+    bool isNull() const { return isNull_; }
+    void bind(Params& params) const;
+
+private:
+    enum class Kind { Signed, Unsigned, Real, Time, Text };
+    Kind kind_ = Kind::Text;
+    bool isNull_ = true;
+    int64_t signed_ = 0;
+    uint64_t unsigned_ = 0;
+    double real_ = 0;
+    MYSQL_TIME time_{};
+    enum_field_types timeType_ = MYSQL_TYPE_DATETIME;
+    std::string text_;
+};
+
+}  // namespace tapdiffgen::mysql

@@ -1,0 +1,65 @@
+#include "mysql_driver.hpp"
+
+#include "tap-diffgen/sdk/export.hpp"
+
+namespace tapdiffgen::mysql {
+
+MysqlDriver::MysqlDriver(const sdk::ConnectOptions& options)
+    : session_(Settings::fromOptions(options), options),
+      catalog_(session_),
+      diffgen_(session_),
+      rows_(session_, catalog_) {}
+
+std::string MysqlDriver::serverVersion() { return displayVersion(session_.serverInfo()); }
+
+std::vector<sdk::ColumnInfo> MysqlDriver::describeTable(const sdk::TableName& table) {
+    session_.beginCall();
+    return catalog_.describe(table);
+}
+
+void MysqlDriver::readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) {
+    session_.beginCall();
+    diffgen_.readPage(request, page);
+}
+
+std::optional<int64_t> MysqlDriver::maxDiffgenId(const sdk::TableName& diffgen) {
+    session_.beginCall();
+    return diffgen_.maxId(diffgen);
+}
+
+void MysqlDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
+    session_.beginCall();
+    rows_.fetch(request, rows);
+}
+
+void MysqlDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    session_.beginCall();
+    rows_.scan(request, rows);
+}
+
+sdk::HorizonState MysqlDriver::checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
+    session_.beginCall();
+    next = mark;
+    return diffgen_.checkHorizon(mark);
+}
+
+void MysqlDriver::cancel() { session_.cancel(); }
+
+std::string displayVersion(const std::string& serverInfo) {
+    std::string info = serverInfo;
+    // MariaDB 10.x announced itself as "5.5.5-10.x.y-MariaDB" to old MySQL clients.
+    const std::string replicationPrefix = "5.5.5-";
+    if (info.rfind(replicationPrefix, 0) == 0 && info.find("MariaDB") != std::string::npos) {
+        info = info.substr(replicationPrefix.size());
+    }
+    size_t end = info.find_first_not_of("0123456789.");
+    std::string number = info.substr(0, end);
+    if (number.empty()) return info;
+    bool mariadb = info.find("MariaDB") != std::string::npos;
+    return std::string(mariadb ? "MariaDB " : "MySQL ") + number;
+}
+
+}  // namespace tapdiffgen::mysql
+
+TAP_DIFFGEN_EXPORT_DRIVER(tapdiffgen::mysql::MysqlDriver, "mysql", TAP_DIFFGEN_ALIASES("mariadb"),
+                          TAP_DIFFGEN_SDK_VERSION, "MySQL 8 / MariaDB 10.5+ via libmariadb")

@@ -1,0 +1,25 @@
+// Reading table rows: by key for the diffgen events (fetch_rows) and in key order for snapshots
+// (scan_table). Both stream rows into the batch builder as they arrive from the server.
+#pragma once
+
+#include "catalog.hpp"
+#include "cell_writer.hpp"
+#include "session.hpp"
+#include "tap-diffgen/sdk/dialect_driver.hpp"
+
+namespace tapdiffgen::mysql {
+
+class RowReader {
+public:
+    RowReader(Session& session, Catalog& catalog) : session_(session), catalog_(catalog) {}
+
+    void fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows);
+    void scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
+
+private:
+    Session& session_;
+    Catalog& catalog_;
+    CellWriter writer_;
+};
+
+}  // namespace tapdiffgen::mysql

@@ -1,0 +1,218 @@
+#include "session.hpp"
+
+#include <errmsg.h>
+
+#include <algorithm>
+#include <mutex>
+
+namespace tapdiffgen::mysql {
+namespace {
+
+constexpr size_t kMaxCachedStatements = 64;
+constexpr unsigned kCancelConnectTimeoutSeconds = 5;
+// The server's max_allowed_packet decides how big a row may be; the client must not be the
+// tighter limit.
+constexpr unsigned long kClientMaxPacket = 1024ul * 1024ul * 1024ul;
+
+void initLibraryOnce() {
+    static std::once_flag once;
+    std::call_once(once, [] { mysql_library_init(0, nullptr, nullptr); });
+}
+
+const char* orNull(const std::string& text) { return text.empty() ? nullptr : text.c_str(); }
+
+ClientFailure lastFailure(MYSQL* mysql) {
+    return {mysql_errno(mysql), mysql_sqlstate(mysql), mysql_error(mysql)};
+}
+
+void applyTlsOptions(MYSQL* mysql, const Settings& settings, bool useTls) {
+    my_bool on = 1;
+    my_bool off = 0;
+    if (!useTls) {
+        mysql_optionsv(mysql, MYSQL_OPT_SSL_ENFORCE, &off);
+        return;
+    }
+    mysql_optionsv(mysql, MYSQL_OPT_SSL_ENFORCE, &on);
+    if (!settings.sslCert.empty()) {
+        mysql_optionsv(mysql, MYSQL_OPT_SSL_CERT, settings.sslCert.c_str());
+        mysql_optionsv(mysql, MYSQL_OPT_SSL_KEY, settings.sslKey.c_str());
+    }
+    bool verifies =
+        settings.sslMode == SslMode::VerifyCa || settings.sslMode == SslMode::VerifyFull;
+    // A CA file makes the client check the certificate chain; prefer and require promise
+    // encryption only, so they do not pass it.
+    if (verifies && !settings.sslRootCert.empty()) {
+        mysql_optionsv(mysql, MYSQL_OPT_SSL_CA, settings.sslRootCert.c_str());
+    }
+    my_bool* hostCheck = settings.sslMode == SslMode::VerifyFull ? &on : &off;
+    mysql_optionsv(mysql, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, hostCheck);
+}
+
+void applyOptions(MYSQL* mysql, const Settings& settings, unsigned timeoutSeconds, bool useTls) {
+    unsigned int timeout = timeoutSeconds;
+    unsigned int noLocalFiles = 0;
+    unsigned long maxPacket = kClientMaxPacket;
+    my_bool reportTruncation = 1;
+    mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    mysql_optionsv(mysql, MYSQL_OPT_LOCAL_INFILE, &noLocalFiles);
+    mysql_optionsv(mysql, MYSQL_OPT_MAX_ALLOWED_PACKET, &maxPacket);
+    mysql_optionsv(mysql, MYSQL_REPORT_DATA_TRUNCATION, &reportTruncation);
+    mysql_optionsv(mysql, MYSQL_OPT_CONNECT_ATTR_ADD, "program_name", "tap-diffgen");
+    applyTlsOptions(mysql, settings, useTls);
+}
+
+// Returns the open handle, or nullptr with the failure in `failure`.
+MYSQL* openHandle(const Settings& settings, unsigned timeoutSeconds, bool useTls,
+                  ClientFailure& failure) {
+    initLibraryOnce();
+    MYSQL* mysql = mysql_init(nullptr);
+    if (mysql == nullptr) {
+        failure = {0, {}, "out of memory"};
+        return nullptr;
+    }
+    applyOptions(mysql, settings, timeoutSeconds, useTls);
+    if (mysql_real_connect(mysql, orNull(settings.host), settings.user.c_str(),
+                           settings.password.c_str(), orNull(settings.database), settings.port,
+                           nullptr, 0) == nullptr) {
+        failure = lastFailure(mysql);
+        mysql_close(mysql);
+        return nullptr;
+    }
+    return mysql;
+}
+
+std::string connectContext(const Settings& settings) {
+    return "cannot connect to MySQL at " + settings.endpoint() + " as user '" + settings.user + "'";
+}
+
+}  // namespace
+
+Session::Session(Settings settings, sdk::ConnectOptions logger)
+    : settings_(std::move(settings)), logger_(std::move(logger)) {
+    connect();
+    try {
+        requireTls();
+        configure();
+    } catch (...) {
+        mysql_close(mysql_);
+        throw;
+    }
+}
+
+Session::~Session() {
+    bySql_.clear();
+    statements_.clear();  // before the handle: statements close through it
+    mysql_close(mysql_);
+}
+
+void Session::connect() {
+    bool tryTls = settings_.sslMode != SslMode::Disable;
+    ClientFailure failure;
+    mysql_ = openHandle(settings_, settings_.connectTimeoutSeconds, tryTls, failure);
+    if (mysql_ == nullptr && tryTls && settings_.sslMode == SslMode::Prefer &&
+        failure.code == CR_SSL_CONNECTION_ERROR) {
+        logger_.debug("TLS handshake failed (" + failure.message +
+                      "); ssl_mode prefer: connecting without TLS");
+        mysql_ = openHandle(settings_, settings_.connectTimeoutSeconds, false, failure);
+    }
+    if (mysql_ == nullptr) fail(failure, connectContext(settings_));
+    threadId_ = mysql_thread_id(mysql_);
+    serverInfo_ = mysql_get_server_info(mysql_);
+    usesTls_ = mysql_get_ssl_cipher(mysql_) != nullptr;
+}
+
+// The client library falls back to plain text when the server offers no TLS unless it also
+// verifies the host name, so require and verify-ca are enforced here.
+void Session::requireTls() {
+    if (settings_.sslMode != SslMode::Require && settings_.sslMode != SslMode::VerifyCa) return;
+    if (usesTls_) return;
+    throw sdk::DriverError(TDG_UNAUTHENTICATED, connectContext(settings_) + ": ssl_mode " +
+                                                    sslModeName(settings_.sslMode) +
+                                                    " but the server does not offer TLS");
+}
+
+void Session::configure() {
+    // Zero dates are read as data (and become NULL), never rejected: no NO_ZERO_DATE, no
+    // strict mode. REPEATABLE READ gives one read view per statement, which the diffgen page
+    // relies on; autocommit ends that view with the statement.
+    run("SET NAMES utf8mb4");
+    run("SET SESSION autocommit = 1, SESSION time_zone = '+00:00', "
+        "SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+    run("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    const char* cipher = mysql_get_ssl_cipher(mysql_);
+    logger_.debug("connected to " + serverInfo_ + " at " + settings_.endpoint() +
+                  (cipher != nullptr ? std::string(" over TLS (") + cipher + ")"
+                                     : std::string(" without TLS")));
+}
+
+void Session::run(const char* sql) {
+    if (mysql_real_query(mysql_, sql,
+                         static_cast<unsigned long>(std::char_traits<char>::length(sql))) != 0) {
+        failOnConnection(std::string("configuring the session (") + sql + ")");
+    }
+}
+
+Statement& Session::prepared(const std::string& sql) {
+    auto found = bySql_.find(sql);
+    if (found != bySql_.end()) {
+        statements_.splice(statements_.begin(), statements_, found->second);
+        return *statements_.front();
+    }
+    if (statements_.size() >= kMaxCachedStatements) evictIdleStatement();
+    auto statement = std::make_unique<Statement>(*this, sql);
+    statements_.push_front(std::move(statement));
+    bySql_[sql] = statements_.begin();
+    return *statements_.front();
+}
+
+void Session::evictIdleStatement() {
+    for (auto it = statements_.end(); it != statements_.begin();) {
+        --it;
+        if (!(*it)->busy()) {
+            bySql_.erase((*it)->sql());
+            statements_.erase(it);
+            return;
+        }
+    }
+}
+
+void Session::throwIfCancelled() const {
+    if (cancelRequested_.load(std::memory_order_relaxed)) {
+        throw sdk::DriverError(TDG_CANCELLED, "cancelled");
+    }
+}
+
+void Session::cancel() {
+    cancelRequested_.store(true);
+    ClientFailure failure;
+    unsigned timeout = std::min(settings_.connectTimeoutSeconds, kCancelConnectTimeoutSeconds);
+    MYSQL* killer = openHandle(settings_, timeout, usesTls_, failure);
+    if (killer == nullptr) {
+        throw toDriverError(failure, "cancelling: " + connectContext(settings_),
+                            settings_.password);
+    }
+    // The thread id is the server's own number for this connection, not a user value.
+    std::string kill = "KILL QUERY " + std::to_string(threadId_);
+    bool failed = mysql_real_query(killer, kill.data(), static_cast<unsigned long>(kill.size()));
+    ClientFailure killFailure = lastFailure(killer);
+    mysql_close(killer);
+    if (failed) {
+        throw toDriverError(killFailure, "cancelling the running statement", settings_.password);
+    }
+}
+
+void Session::fail(const ClientFailure& failure, std::string_view context) const {
+    sdk::DriverError error = toDriverError(failure, context, settings_.password);
+    if (cancelRequested_.load() && error.status() != TDG_CANCELLED) {
+        throw sdk::DriverError(TDG_CANCELLED, std::string("cancelled (") + error.what() + ")",
+                               error.sqlstate(), false, error.vendorCode());
+    }
+    throw error;
+}
+
+void Session::failOnConnection(std::string_view context) const {
+    fail(lastFailure(mysql_), context);
+}
+
+}  // namespace tapdiffgen::mysql

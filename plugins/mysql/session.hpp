@@ -1,0 +1,70 @@
+// One connection to the server: its MYSQL* handle, the session settings every read relies on
+// (UTC, utf8mb4, autocommit, read-only), the cache of prepared statements, and cancellation.
+#pragma once
+
+#include <mysql.h>
+
+#include <atomic>
+#include <list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "errors.hpp"
+#include "settings.hpp"
+#include "statement.hpp"
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::mysql {
+
+class Session {
+public:
+    /// Connects and configures the session; throws sdk::DriverError.
+    Session(Settings settings, sdk::ConnectOptions logger);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    MYSQL* handle() { return mysql_; }
+    const std::string& serverInfo() const { return serverInfo_; }
+    bool isMariadb() const { return serverInfo_.find("MariaDB") != std::string::npos; }
+    /// The database named in the settings (empty when none): what unqualified names mean.
+    const std::string& database() const { return settings_.database; }
+
+    /// The prepared statement for `sql`, from the cache when it was prepared before.
+    Statement& prepared(const std::string& sql);
+
+    /// Called when a driver call starts: forgets a cancel request aimed at an earlier call.
+    void beginCall() { cancelRequested_.store(false); }
+    void throwIfCancelled() const;
+    /// Thread-safe: asks the server to stop the running statement, from a second connection.
+    void cancel();
+
+    [[noreturn]] void fail(const ClientFailure& failure, std::string_view context) const;
+    /// fail() with the connection's own last error.
+    [[noreturn]] void failOnConnection(std::string_view context) const;
+
+    void warn(const std::string& message) const { logger_.warn(message); }
+
+private:
+    void connect();
+    void requireTls();
+    void configure();
+    void run(const char* sql);
+    void evictIdleStatement();
+
+    Settings settings_;
+    sdk::ConnectOptions logger_;
+    MYSQL* mysql_ = nullptr;
+    unsigned long threadId_ = 0;
+    bool usesTls_ = false;
+    std::string serverInfo_;
+    std::atomic<bool> cancelRequested_{false};
+
+    // Most recently used first; statements are few (one per generated shape and size class).
+    std::list<std::unique_ptr<Statement>> statements_;
+    std::unordered_map<std::string, std::list<std::unique_ptr<Statement>>::iterator> bySql_;
+};
+
+}  // namespace tapdiffgen::mysql

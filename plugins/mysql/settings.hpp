@@ -1,0 +1,34 @@
+// The connection settings the MySQL dialect understands, parsed once from the tap's options.
+#pragma once
+
+#include <string>
+
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::mysql {
+
+/// libpq's names, because users of the PostgreSQL dialect already know them.
+enum class SslMode { Disable, Prefer, Require, VerifyCa, VerifyFull };
+
+struct Settings {
+    std::string host;  // empty: the client library's default (localhost, unix socket)
+    unsigned port = 3306;
+    std::string user;
+    std::string password;
+    std::string database;  // empty: no default database
+    unsigned connectTimeoutSeconds = 10;
+    SslMode sslMode = SslMode::Prefer;
+    std::string sslRootCert;
+    std::string sslCert;
+    std::string sslKey;
+
+    /// Throws sdk::DriverError(TDG_INVALID_ARGUMENT) naming the bad setting.
+    static Settings fromOptions(const sdk::ConnectOptions& options);
+
+    /// "host:port" for messages.
+    std::string endpoint() const;
+};
+
+const char* sslModeName(SslMode mode);
+
+}  // namespace tapdiffgen::mysql

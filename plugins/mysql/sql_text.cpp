@@ -1,0 +1,42 @@
+#include "sql_text.hpp"
+
+#include "tap-diffgen/sdk/values.hpp"
+
+namespace tapdiffgen::mysql {
+
+std::string quoteName(std::string_view name) { return sdk::quoteIdentifier(name, '`'); }
+
+std::string quoteTable(const sdk::TableName& table) {
+    return sdk::quoteTableName(table.schema, table.name, '`');
+}
+
+std::string columnList(const std::vector<std::string_view>& columns) {
+    std::string list;
+    for (std::string_view column : columns) {
+        if (!list.empty()) list += ", ";
+        list += quoteName(column);
+    }
+    return list;
+}
+
+std::string placeholders(size_t count) {
+    std::string list = "?";
+    list.reserve(count * 3);
+    for (size_t i = 1; i < count; ++i) list += ", ?";
+    return list;
+}
+
+size_t keyListSize(size_t count) {
+    for (size_t size : {size_t{1}, size_t{16}, size_t{256}}) {
+        if (count <= size) return size;
+    }
+    return kMaxKeysPerStatement;
+}
+
+size_t nameListSize(size_t count) {
+    size_t size = 1;
+    while (size < count) size *= 2;
+    return size;
+}
+
+}  // namespace tapdiffgen::mysql
