@@ -1,0 +1,31 @@
+-- The diffgen pattern for SQLite: one journal table and three triggers per journalled table
+-- (a SQLite trigger belongs to one table and has no dynamic SQL, so none can be shared). The
+-- tap opens the database file read-only and never takes a write lock.
+--
+-- id is AUTOINCREMENT: SQLite then never hands out an id again, even after the newest diffgen
+-- rows were deleted (pruning), so no change can get an id at or below a bookmark the tap has
+-- already saved. Plain INTEGER PRIMARY KEY would reuse the ids of deleted rows at the top.
+-- ts_created is ISO 8601 text in UTC, since SQLite has no timestamp type; 'now' is stable within
+-- one statement. The index serves the tap's page query (id after the bookmark, by table name).
+CREATE TABLE IF NOT EXISTS diffgen (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    tablename  TEXT NOT NULL,
+    table_id   TEXT NOT NULL,
+    op         TEXT NOT NULL CHECK (op IN ('i', 'u', 'd')),
+    ts_created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'))
+);
+CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
+
+-- For each journalled table (here: invoices, keyed by id):
+--   CREATE TRIGGER invoices_diffgen_i AFTER INSERT ON invoices BEGIN
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'i');
+--   END;
+--   CREATE TRIGGER invoices_diffgen_u AFTER UPDATE ON invoices BEGIN
+--       -- An update that changes the key removes the old row: journal that as a delete.
+--       INSERT INTO diffgen (tablename, table_id, op)
+--           SELECT 'invoices', OLD.id, 'd' WHERE OLD.id IS NOT NEW.id;
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'u');
+--   END;
+--   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices BEGIN
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
+--   END;

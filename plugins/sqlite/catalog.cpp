@@ -1,0 +1,89 @@
+#include "catalog.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+#include "types.hpp"
+
+namespace tapdiffgen::sqlite {
+namespace {
+
+// table_xinfo's "hidden": 1 marks the hidden columns of a virtual table, which a plain
+// SELECT * does not return; 2 and 3 are generated columns, which read like any other.
+constexpr int kHiddenVirtualTableColumn = 1;
+
+struct RawColumn {
+    std::string name;
+    std::string declared;
+    bool notNull;
+    int keyPosition;
+};
+
+bool isInteger(std::string_view declared) {
+    auto sameLetter = [](char a, char b) {
+        return std::toupper(static_cast<unsigned char>(a)) == static_cast<unsigned char>(b);
+    };
+    std::string_view integer = "INTEGER";
+    return std::equal(declared.begin(), declared.end(), integer.begin(), integer.end(), sameLetter);
+}
+
+// Bound, not spliced: the pragma's table-valued form takes the names as parameters.
+std::vector<RawColumn> readColumns(Database& database, const sdk::TableName& table) {
+    std::string context = "describing table '" + table.display() + "'";
+    std::string sql = "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1" +
+                      std::string(table.schema ? ", ?2" : "") + ") ORDER BY cid";
+    auto statement = database.prepare(sql, context);
+    Cursor cursor(*statement);
+    cursor.bindText(1, table.name);
+    if (table.schema) cursor.bindText(2, *table.schema);
+    std::vector<RawColumn> columns;
+    while (cursor.next()) {
+        if (cursor.int64(4) == kHiddenVirtualTableColumn) continue;
+        columns.push_back({std::string(cursor.text(0)), std::string(cursor.text(1)),
+                           cursor.int64(2) != 0, static_cast<int>(cursor.int64(3))});
+    }
+    return columns;
+}
+
+// An INTEGER PRIMARY KEY is the rowid, never NULL; any other key column of a rowid table may
+// hold NULL unless declared NOT NULL (a documented SQLite quirk).
+bool isRowidAlias(const RawColumn& column, const std::vector<RawColumn>& all) {
+    int keyColumns = 0;
+    for (const RawColumn& other : all) keyColumns += other.keyPosition > 0 ? 1 : 0;
+    return column.keyPosition == 1 && keyColumns == 1 && isInteger(column.declared);
+}
+
+sdk::ColumnInfo columnInfo(const RawColumn& raw, int ordinal, bool rowidAlias) {
+    ColumnType type = columnTypeFor(raw.declared);
+    sdk::ColumnInfo info;
+    info.name = raw.name;
+    info.ordinal = ordinal;
+    info.kind = type.kind;
+    info.sqlType = raw.declared;
+    info.precision = type.precision;
+    info.scale = type.scale;
+    info.nullable = !raw.notNull && !rowidAlias;
+    info.primaryKey = raw.keyPosition > 0;
+    info.jsonSchema = sdk::jsonSchemaForKind(type.kind, type.scale);
+    return info;
+}
+
+}  // namespace
+
+std::vector<sdk::ColumnInfo> describeTable(Database& database, const sdk::TableName& table) {
+    std::vector<RawColumn> raw = readColumns(database, table);
+    if (raw.empty()) {
+        throw sdk::notFound("table '" + table.display() + "' does not exist in SQLite database '" +
+                            database.path() + "'");
+    }
+    std::vector<sdk::ColumnInfo> columns;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        columns.push_back(columnInfo(raw[i], static_cast<int>(i) + 1, isRowidAlias(raw[i], raw)));
+    }
+    return columns;
+}
+
+}  // namespace tapdiffgen::sqlite

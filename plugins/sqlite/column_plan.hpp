@@ -1,0 +1,42 @@
+// What a row read selects: the requested columns in order, each with the kind describe_table
+// reported for it, plus json_valid() of every JSON column, so invalid documents are caught by
+// SQLite's own parser in the same statement.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tap-diffgen/sdk/types.hpp"
+
+namespace tapdiffgen::sqlite {
+
+struct ColumnPlan {
+    std::string name;
+    TdgValueKind kind = TDG_KIND_TEXT;
+    int scale = -1;
+    /// "column 'x' of table 't'", for warnings.
+    std::string where;
+    /// JSON columns: the result column holding json_valid() of this one; -1 otherwise.
+    int validColumn = -1;
+};
+
+struct SelectPlan {
+    std::vector<ColumnPlan> columns;
+    /// Quoted columns, then the json_valid() checks.
+    std::string selectList;
+    /// Position of the key column in `columns`.
+    int keyIndex = -1;
+};
+
+/// True when every requested column and the key are in `described` (false means the cached
+/// description is older than the table).
+bool describesAll(const std::vector<sdk::ColumnInfo>& described,
+                  const std::vector<std::string_view>& requested, std::string_view keyColumn);
+
+/// The plan for `requested`; throws DriverError(TDG_NOT_FOUND) naming a missing column and
+/// TDG_INVALID_ARGUMENT when the key is not among the requested columns.
+SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::TableName& table,
+                      const std::vector<std::string_view>& requested, std::string_view keyColumn);
+
+}  // namespace tapdiffgen::sqlite

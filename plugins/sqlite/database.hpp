@@ -1,0 +1,54 @@
+// Database: one read-only SQLite connection and its prepared statements.
+//
+// Opened with SQLITE_OPEN_READONLY and `PRAGMA query_only`, so nothing the plugin runs can
+// change the file, and a missing file is an error instead of a new empty database. Every
+// statement runs in autocommit: a single SELECT is its own read transaction, which is the
+// snapshot the diffgen page relies on, and no transaction is ever left open between calls.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "settings.hpp"
+#include "statement.hpp"
+
+namespace tapdiffgen::sqlite {
+
+class Database {
+public:
+    /// Throws DriverError: TDG_NOT_FOUND when the file does not exist, TDG_INVALID_DATA when it
+    /// is not a SQLite database, TDG_IO or TDG_UNAUTHORIZED when it cannot be read.
+    explicit Database(const Settings& settings);
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    /// The prepared statement for `sql`, prepared once and kept. Shared, so a statement still
+    /// being read survives the cache being trimmed. Throws DriverError(TDG_CANCELLED) once the
+    /// call was cancelled.
+    std::shared_ptr<Statement> prepare(const std::string& sql, const std::string& context);
+
+    /// Thread-safe: makes the running statement fail with SQLITE_INTERRUPT, and every later
+    /// statement of the same call fail before it starts.
+    void interrupt();
+    /// Starts a driver call: a cancel aimed at an earlier call must not stop this one.
+    void beginCall() { cancelled_ = false; }
+
+    const std::string& path() const { return path_; }
+
+private:
+    void configure(int busyTimeoutMs);
+
+    sqlite3* db_ = nullptr;
+    std::string path_;
+    // SQLite forgets an interrupt once no statement is running, so a cancel that lands between
+    // two statements of one call (fetch chunks, scan pages) is kept here.
+    std::atomic<bool> cancelled_ = false;
+    std::unordered_map<std::string, std::shared_ptr<Statement>> statements_;
+};
+
+}  // namespace tapdiffgen::sqlite

@@ -1,0 +1,21 @@
+// The diffgen log: pages of events with the row count of their id range, and the highest id.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "database.hpp"
+#include "tap-diffgen/sdk/event_page.hpp"
+#include "tap-diffgen/sdk/types.hpp"
+#include "value_warnings.hpp"
+
+namespace tapdiffgen::sqlite {
+
+/// Events and the range row count from one SELECT, which SQLite runs as one read transaction,
+/// so both come from the same snapshot.
+void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::EventPage& page,
+                     ValueWarnings& warnings);
+
+std::optional<int64_t> maxDiffgenId(Database& database, const sdk::TableName& diffgen);
+
+}  // namespace tapdiffgen::sqlite
