@@ -27,7 +27,6 @@ CTEST_TIMEOUT=${TDG_CTEST_TIMEOUT:-900}
 PACKAGES=(build-essential cmake pkg-config libpoco-dev doctest-dev libpq-dev libmariadb-dev
     postgresql mariadb-server clang-format-14 libsqlite3-dev sqlite3 clang libclang-rt-14-dev
     lintian dpkg-dev file git)
-POLICY_RC_D=/usr/sbin/policy-rc.d
 
 log() {
     printf 'run-all: %s\n' "$*" >&2
@@ -75,26 +74,8 @@ print_timings() {
 # ---------------------------------------------------------------------------------------------
 # Packages
 
-CREATED_POLICY_RC_D=0
-
 port_open() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-missing_packages() {
-    local pkg
-    for pkg in "${PACKAGES[@]}"; do
-        if [[ $(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true) != installed ]]; then
-            printf '%s\n' "$pkg"
-        fi
-    done
-}
-
-remove_policy_rc_d() {
-    if ((CREATED_POLICY_RC_D)); then
-        rm -f "$POLICY_RC_D"
-        CREATED_POLICY_RC_D=0
-    fi
 }
 
 # A package's postinst may still have started a server on a default port: stop it again.
@@ -127,48 +108,11 @@ stop_system_databases() {
 }
 
 install_packages() {
-    local missing=() pkg pg_was_open=0 my_was_open=0 apt_log
-    while IFS= read -r pkg; do
-        missing+=("$pkg")
-    done < <(missing_packages)
-    if ((${#missing[@]} == 0)); then
-        log "all ${#PACKAGES[@]} packages are installed"
-        return 0
-    fi
-    log "missing packages: ${missing[*]}"
-    ((EUID == 0)) || die "not root: install them with apt-get install ${missing[*]}"
-
+    local pg_was_open=0 my_was_open=0
     port_open 5432 && pg_was_open=1
     port_open 3306 && my_was_open=1
-    if [[ ! -e $POLICY_RC_D ]]; then
-        # Keeps maintainer scripts from starting services (exit 101: action forbidden).
-        printf '#!/bin/sh\nexit 101\n' >"$POLICY_RC_D"
-        chmod 0755 "$POLICY_RC_D"
-        CREATED_POLICY_RC_D=1
-    fi
-    apt_log=$(mktemp "${TMPDIR:-/tmp}/tap-diffgen-apt.XXXXXX")
-    export DEBIAN_FRONTEND=noninteractive
-    local apt_opts=(-q -o DPkg::Lock::Timeout=300)
-    if ! apt-get "${apt_opts[@]}" update >"$apt_log" 2>&1; then
-        tail -n 30 "$apt_log" >&2
-        die "apt-get update failed (log: $apt_log)"
-    fi
-    if ! apt-get "${apt_opts[@]}" install -y --no-install-recommends \
-        -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-        "${missing[@]}" >>"$apt_log" 2>&1; then
-        tail -n 30 "$apt_log" >&2
-        remove_policy_rc_d
-        die "apt-get install failed (log: $apt_log)"
-    fi
-    remove_policy_rc_d
-    rm -f "$apt_log"
+    bash packaging/install-build-deps.sh "${PACKAGES[@]}" || return
     stop_system_databases "$pg_was_open" "$my_was_open"
-    missing=()
-    while IFS= read -r pkg; do
-        missing+=("$pkg")
-    done < <(missing_packages)
-    ((${#missing[@]} == 0)) || die "still missing after apt-get install: ${missing[*]}"
-    log "installed the missing packages"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -228,7 +172,6 @@ run_ctest() {
 
 cleanup() {
     local status=$?
-    remove_policy_rc_d
     if ((!SERVERS_STOPPED)); then
         stop_servers || true
     fi
