@@ -66,8 +66,11 @@ int64_t parseInt64(std::string_view text, const char* what) {
 }
 
 // The page, the count of its id range and the mark in one statement, so one snapshot; the
-// one-row `mark` LEFT JOIN keeps the mark when the page is empty. @table@, @next@ and
-// @snapshot@ stand for the quoted diffgen table and the SnapshotSql parts.
+// one-row `mark` LEFT JOIN keeps the mark when the page is empty. When the page's own events
+// fill its whole id range there is no gap to count, and the ELSE branch (an index scan of
+// the range) is never evaluated: PostgreSQL runs a CASE branch's sub-select only when it is
+// reached. @table@, @next@ and @snapshot@ stand for the quoted diffgen table and the
+// SnapshotSql parts.
 constexpr const char* kPageSql = R"SQL(
 WITH mark AS (SELECT (@next@)::text AS next FROM @snapshot@),
      page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
@@ -77,9 +80,13 @@ WITH mark AS (SELECT (@next@)::text AS next FROM @snapshot@),
                WHERE "id" > $1::int8 AND "id" <= $2::int8 AND "tablename" = ANY ($3::text[])
                ORDER BY "id"
                LIMIT $4::int8),
-     span AS (SELECT count(*) AS n
-                FROM @table@ d
-               WHERE d."id" > $1::int8 AND d."id" <= (SELECT max(id) FROM page))
+     span AS (SELECT CASE
+                     WHEN (SELECT count(*) FROM page) =
+                          coalesce((SELECT max(id) FROM page) - $1::int8, 0)
+                     THEN (SELECT count(*) FROM page)
+                     ELSE (SELECT count(*) FROM @table@ d
+                            WHERE d."id" > $1::int8 AND d."id" <= (SELECT max(id) FROM page))
+                     END AS n)
 SELECT p.id, p.tablename, p.table_id, p.op, p.ts_created, r.n, m.next
   FROM mark m CROSS JOIN span r LEFT JOIN page p ON true
  ORDER BY p.id
