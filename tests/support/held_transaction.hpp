@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "support/databases.hpp"
+#include "support/database_session.hpp"
 
 namespace tapdiffgen::testing {
 
@@ -19,8 +19,7 @@ public:
     void rollback();
 
 private:
-    struct Connection;
-    std::unique_ptr<Connection> connection_;
+    std::unique_ptr<DatabaseSession> session_;
     void finish(const char* statement);
 };
 
