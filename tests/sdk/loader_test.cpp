@@ -125,6 +125,36 @@ TEST_CASE("an unknown dialect lists every place probed and why it failed") {
     CHECK(contains(error, "no plugin found has it as an alias either"));
 }
 
+TEST_CASE("a first-party dialect that is not installed names the Debian package to install") {
+    ScratchDir scratch;
+    PluginLoader loader({{scratch.path(), "--plugin-dir"}});
+    const std::pair<std::string, std::string> dialects[] = {
+        {"postgres", "tap-diffgen-postgresql"},
+        {"postgresql", "tap-diffgen-postgresql"},
+        {"mysql", "tap-diffgen-mysql"},
+        {"MariaDB", "tap-diffgen-mysql"},
+        {"sqlite", "tap-diffgen-sqlite"}};
+    for (const auto& [dialect, package] : dialects) {
+        INFO(dialect);
+        std::string error = loadError(loader, dialect);
+        const std::string hint = "; install the " + package + " package";
+        CHECK(contains(error, "no dialect plugin for sql_dialect '" + dialect + "'"));
+        REQUIRE(error.size() > hint.size());
+        CHECK(error.compare(error.size() - hint.size(), hint.size(), hint) == 0);
+        CHECK_FALSE(contains(error, "\n"));
+    }
+    CHECK_FALSE(contains(loadError(loader, "nosuchdb"), "install the"));
+}
+
+TEST_CASE("a first-party plugin that is installed but broken gets its reason, not a package hint") {
+    ScratchDir scratch;
+    copyInto(brokenFile("wrongabi"), scratch.path(), "tap-diffgen-dialect-sqlite.so");
+    PluginLoader loader({{scratch.path(), "--plugin-dir"}});
+    std::string error = loadError(loader, "sqlite");
+    CHECK(contains(error, "ABI version mismatch"));
+    CHECK_FALSE(contains(error, "install the"));
+}
+
 TEST_CASE("a name that could be a path is refused rather than resolved in any directory") {
     PluginLoader loader({});
     CHECK(contains(loadError(loader, "../tap-diffgen-dialect-postgres.so"),

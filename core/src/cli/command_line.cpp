@@ -1,7 +1,9 @@
 #include "cli/command_line.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <sstream>
 
 namespace tapdiffgen::core {
 
@@ -23,6 +25,7 @@ CommandLine parseCommandLine(int argc, char** argv) {
         {"-h", [&] { line.help = true; }},
         {"--list-plugins", [&] { line.listPlugins = true; }},
         {"--test", [&] { line.test = true; }},
+        {"--man", [&] { line.man = true; }},
     };
     for (int i = 1; i < argc; ++i) {
         std::string argument = argv[i];
@@ -64,27 +67,54 @@ CommandLine parseCommandLine(int argc, char** argv) {
     return line;
 }
 
+const HelpContent& helpContent() {
+    static const HelpContent content{
+        "tap-diffgen [OPTIONS]",
+        "Replays a diffgen audit log as a Singer change stream, deletes included.",
+        {
+            {"--config PATH|ENV",
+             "Settings file (repeatable; later files win). ENV also reads "
+             "TAP_DIFFGEN_<SETTING> variables and a .env file."},
+            {"--state PATH", "State from an earlier run (its bookmarks are resumed)."},
+            {"--catalog PATH", "Catalog selecting streams and columns."},
+            {"--discover", "Print the catalog of the configured tables and exit."},
+            {"--about", "Print the tap's description, capabilities and settings."},
+            {"--format FORMAT", "With --about: text, json or markdown."},
+            {"--test[=schema]", "Emit one record per stream (or only the schemas) and exit."},
+            {"--list-plugins", "List the dialect plugins found and where."},
+            {"--plugin-dir DIR", "Look for dialect plugins in DIR first (repeatable)."},
+            {"--version", "Print the version and exit."},
+            {"--help", "Print this help and exit."},
+        },
+        "Singer messages go to stdout; logs go to stderr.",
+    };
+    return content;
+}
+
 std::string helpText() {
-    return R"(Usage: tap-diffgen [OPTIONS]
-
-Replays a diffgen audit log as a Singer change stream, deletes included.
-
-Options:
-  --config PATH|ENV     Settings file (repeatable; later files win). ENV also reads
-                        TAP_DIFFGEN_<SETTING> variables and a .env file.
-  --state PATH          State from an earlier run (its bookmarks are resumed).
-  --catalog PATH        Catalog selecting streams and columns.
-  --discover            Print the catalog of the configured tables and exit.
-  --about               Print the tap's description, capabilities and settings.
-  --format FORMAT       With --about: text, json or markdown.
-  --test[=schema]       Emit one record per stream (or only the schemas) and exit.
-  --list-plugins        List the dialect plugins found and where.
-  --plugin-dir DIR      Look for dialect plugins in DIR first (repeatable).
-  --version             Print the version and exit.
-  --help                Print this help and exit.
-
-Singer messages go to stdout; logs go to stderr.
-)";
+    // The width the help has always been wrapped at, so it reads as before.
+    constexpr std::size_t kWidth = 88;
+    constexpr std::size_t kDescriptionColumn = 24;
+    const HelpContent& help = helpContent();
+    std::string out = "Usage: " + help.usage + "\n\n" + help.summary + "\n\nOptions:\n";
+    for (const auto& option : help.options) {
+        std::string line = "  " + option.synopsis;
+        line.resize(std::max(line.size() + 1, kDescriptionColumn), ' ');
+        std::istringstream words(option.description);
+        std::string word;
+        bool lineHasWord = false;
+        while (words >> word) {
+            if (lineHasWord && line.size() + 1 + word.size() > kWidth) {
+                out += line + "\n";
+                line.assign(kDescriptionColumn, ' ');
+                lineHasWord = false;
+            }
+            line += (lineHasWord ? " " : "") + word;
+            lineHasWord = true;
+        }
+        out += line + "\n";
+    }
+    return out + "\n" + help.footer + "\n";
 }
 
 }  // namespace tapdiffgen::core

@@ -26,7 +26,24 @@ struct CommandLine {
     bool listPlugins = false;
     bool test = false;            // --test: one record per stream
     bool testSchemaOnly = false;  // --test=schema
+    bool man = false;             // --man (hidden): the manual page as roff, for packaging
 };
+
+/// One documented option: "--config PATH|ENV" and what it does.
+struct CliOption {
+    std::string synopsis;
+    std::string description;
+};
+
+/// What --help says, as data: the man page is composed from the same parts.
+struct HelpContent {
+    std::string usage;    ///< "tap-diffgen [OPTIONS]"
+    std::string summary;  ///< one sentence
+    std::vector<CliOption> options;
+    std::string footer;  ///< one sentence after the options
+};
+
+const HelpContent& helpContent();
 
 /// Throws UsageError naming the offending argument.
 CommandLine parseCommandLine(int argc, char** argv);

@@ -9,6 +9,7 @@
 #include "catalog/discovery.hpp"
 #include "cli/about.hpp"
 #include "cli/command_line.hpp"
+#include "cli/man_page.hpp"
 #include "cli/sync_command.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/dialect_connection.hpp"
@@ -33,6 +34,10 @@ int dispatch(int argc, char** argv) {
     CommandLine line = parseCommandLine(argc, argv);
     if (line.help) {
         std::cout << helpText();
+        return 0;
+    }
+    if (line.man) {
+        std::cout << manPage();
         return 0;
     }
     if (line.version) {

@@ -42,6 +42,19 @@ bool isSafeDialectName(const std::string& name) {
            name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string::npos;
 }
 
+// The Debian package that ships a first-party dialect, for the hint when none is installed: the
+// core package works alone, so a missing driver package is the likeliest cause.
+std::string packageHint(const std::string& name) {
+    static const std::pair<const char*, const char*> packages[] = {
+        {"postgres", "tap-diffgen-postgresql"}, {"postgresql", "tap-diffgen-postgresql"},
+        {"mysql", "tap-diffgen-mysql"},         {"mariadb", "tap-diffgen-mysql"},
+        {"sqlite", "tap-diffgen-sqlite"},       {"sqlite3", "tap-diffgen-sqlite"}};
+    for (const auto& [dialect, package] : packages) {
+        if (name == dialect) return std::string("; install the ") + package + " package";
+    }
+    return {};
+}
+
 // Says which promise of the info block is broken, so a plugin author knows what to fix.
 std::string infoBlockProblem(const TdgPluginInfo* info) {
     if (info == nullptr) return std::string(TDG_PLUGIN_INFO_SYMBOL) + " returned NULL";
@@ -179,6 +192,7 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
                               "absolute path to a plugin file");
     }
     const std::string fileName = fileNameFor(name);
+    bool anyCandidateExists = false;
     for (const auto& [dir, origin] : dirs_) {
         fs::path candidate = fs::path(dir) / fileName;
         std::error_code ignored;
@@ -186,6 +200,7 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
             probed << "; " << candidate.string() << " (" << origin << "): does not exist";
             continue;
         }
+        anyCandidateExists = true;
         try {
             return loaded_[dialectOrPath] = loadPluginFile(candidate.string());
         } catch (const PluginLoadError& failure) {
@@ -203,7 +218,8 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
     throw PluginLoadError("no dialect plugin for sql_dialect '" + dialectOrPath + "': looked for " +
                           fileName + probed.str() +
                           "; no plugin found has it as an alias either "
-                          "(tap-diffgen --list-plugins shows what is installed)");
+                          "(tap-diffgen --list-plugins shows what is installed)" +
+                          (anyCandidateExists ? std::string() : packageHint(name)));
 }
 
 std::vector<PluginListing> PluginLoader::list() {
