@@ -52,8 +52,21 @@ TapState TapState::parse(const std::string& jsonText, const std::string& source,
     } catch (const Poco::Exception& failure) {
         throw StateError("state '" + source + "' is not valid JSON: " + failure.message());
     }
+    try {
+        return fromDocument(root, source, configuredStreams);
+    } catch (const Poco::Exception& failure) {
+        // A document of the wrong shape (an id beyond 64 bits, say) is still a bad state.
+        throw StateError("state '" + source + "' is malformed: " + failure.displayText());
+    }
+}
+
+TapState TapState::fromDocument(const Poco::Dynamic::Var& root, const std::string& source,
+                                const std::vector<std::string>& configuredStreams) {
     TapState state;
     if (root.isEmpty()) return state;
+    if (root.type() != typeid(Poco::JSON::Object::Ptr)) {
+        throw StateError("state '" + source + "' must be a JSON object");
+    }
     auto object = root.extract<Poco::JSON::Object::Ptr>();
     if (object.isNull()) throw StateError("state '" + source + "' must be a JSON object");
     // Meltano and most tools pass the value itself; accept a whole STATE message too.

@@ -8,6 +8,8 @@
 // its place. The state never grows with the log: one small object per stream.
 #pragma once
 
+#include <Poco/Dynamic/Var.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,6 +45,9 @@ public:
     bool empty() const { return bookmarks_.empty() && foreign_.empty(); }
 
 private:
+    static TapState fromDocument(const Poco::Dynamic::Var& root, const std::string& source,
+                                 const std::vector<std::string>& configuredStreams);
+
     std::map<std::string, int64_t> bookmarks_;
     std::map<std::string, std::string> foreign_;  // other streams' bookmark objects, as JSON
 };

@@ -41,3 +41,13 @@ TEST_CASE("a state from another tap or broken JSON is refused with one line") {
     CHECK_THROWS_AS(TapState::parse("{nope", "s", {"a"}), StateError);
     CHECK_THROWS_AS(TapState::load("/nonexistent/state.json", {"a"}), StateError);
 }
+
+TEST_CASE("a state of the wrong shape is a StateError, never another exception") {
+    for (const char* text :
+         {"[]", "1", "\"x\"", R"({"bookmarks":[]})",
+          R"({"bookmarks":{"a":{"replication_key_value":99999999999999999999}}})",
+          R"({"type":"STATE","value":3})"}) {
+        CAPTURE(text);
+        CHECK_THROWS_AS(TapState::parse(text, "s", {"a"}), StateError);
+    }
+}
