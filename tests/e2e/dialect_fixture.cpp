@@ -2,8 +2,8 @@
 
 #include <Poco/JSON/Stringifier.h>
 
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace tapdiffgen::testing {
@@ -18,8 +18,18 @@ std::string readSql(const std::string& name) {
 
 // The documented SQL with every diffgen* object renamed to the test's own.
 std::string renamed(const std::string& sql, const std::string& prefix) {
-    static const std::regex diffgenName(R"(\bdiffgen(\w*))");
-    return std::regex_replace(sql, diffgenName, prefix + "_diffgen$1");
+    std::string out;
+    const std::string word = "diffgen";
+    size_t from = 0;
+    for (size_t at = sql.find(word); at != std::string::npos; at = sql.find(word, at + 1)) {
+        bool wordStart = at == 0 || !(std::isalnum(static_cast<unsigned char>(sql[at - 1])) ||
+                                      sql[at - 1] == '_');
+        if (!wordStart) continue;
+        out.append(sql, from, at - from);
+        out += prefix + "_";
+        from = at;
+    }
+    return out + sql.substr(from);
 }
 
 std::string mysqlTriggers(const std::string& table, const std::string& key,
