@@ -47,7 +47,7 @@ TEST_CASE("json_value: long reprs are cut without splitting a character") {
     CHECK(cut == "'" + accents.substr(0, 16) + "...");
 }
 
-TEST_CASE("json_value: bare scalars parse; broken text reports a clean message") {
+TEST_CASE("json_value: bare scalars parse, broken text reports a clean message") {
     CHECK(jsonvalue::parse(" 12 ").convert<int>() == 12);
     CHECK(jsonvalue::parse("\"x\"").convert<std::string>() == "x");
     CHECK_THROWS_WITH_AS(jsonvalue::parse("[1, 2"), "unexpected end of text",

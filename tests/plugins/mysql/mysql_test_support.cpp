@@ -1,53 +1,13 @@
 #include "mysql_test_support.hpp"
 
 #include <cstdlib>
-#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "plugin/plugin_loader.hpp"
 
 namespace tapdiffgen::mytest {
 namespace {
-
-const char* kindText(TdgValueKind kind) {
-    switch (kind) {
-        case TDG_KIND_NULL:
-            return "NULL";
-        case TDG_KIND_BOOL:
-            return "BOOL";
-        case TDG_KIND_INT64:
-            return "INT64";
-        case TDG_KIND_DECIMAL:
-            return "DECIMAL";
-        case TDG_KIND_TEXT:
-            return "TEXT";
-        case TDG_KIND_BYTES:
-            return "BYTES";
-        case TDG_KIND_JSON:
-            return "JSON";
-        case TDG_KIND_DATE:
-            return "DATE";
-        case TDG_KIND_TIME:
-            return "TIME";
-        case TDG_KIND_TIMESTAMP:
-            return "TIMESTAMP";
-        case TDG_KIND_TIMESTAMPTZ:
-            return "TIMESTAMPTZ";
-        default:
-            return "?";
-    }
-}
-
-std::string hex(const char* data, uint64_t size) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    for (uint64_t i = 0; i < size; ++i) {
-        auto byte = static_cast<unsigned char>(data[i]);
-        out.push_back(digits[byte >> 4]);
-        out.push_back(digits[byte & 15]);
-    }
-    return out;
-}
 
 std::string env(const char* name, const std::string& fallback) {
     const char* value = std::getenv(name);
@@ -56,74 +16,15 @@ std::string env(const char* name, const std::string& fallback) {
 
 }  // namespace
 
-std::string kindName(TdgValueKind kind) { return kindText(kind); }
-
 std::shared_ptr<const core::Plugin> plugin() {
     static std::shared_ptr<const core::Plugin> loaded = core::loadPluginFile(TDG_MYSQL_PLUGIN_PATH);
     return loaded;
 }
 
-bool LogLines::contains(const std::string& fragment) {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const auto& line : lines) {
-        if (line.second.find(fragment) != std::string::npos) return true;
-    }
-    return false;
-}
-
-int LogLines::count(int level, const std::string& fragment) {
-    std::lock_guard<std::mutex> lock(mutex);
-    int found = 0;
-    for (const auto& line : lines) {
-        if (line.first == level && line.second.find(fragment) != std::string::npos) ++found;
-    }
-    return found;
-}
-
 std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env,
-                                                 const Options& extra,
-                                                 std::shared_ptr<LogLines> log) {
-    std::map<std::string, std::string> merged;
-    for (const auto& [key, value] : env.options()) merged[key] = value;
-    for (const auto& [key, value] : extra) merged[key] = value;
-    Options options(merged.begin(), merged.end());
-    core::LogFunction sink;
-    if (log) {
-        sink = [log](int level, const std::string& message) {
-            std::lock_guard<std::mutex> lock(log->mutex);
-            log->lines.emplace_back(level, message);
-        };
-    }
-    return std::make_unique<core::DialectConnection>(plugin(), options, sink);
-}
-
-std::string render(const TdgCell& cell) {
-    switch (cell.kind) {
-        case TDG_KIND_NULL:
-            return "NULL";
-        case TDG_KIND_BOOL:
-            return cell.i64 != 0 ? "BOOL:true" : "BOOL:false";
-        case TDG_KIND_INT64:
-            return "INT64:" + std::to_string(cell.i64);
-        case TDG_KIND_BYTES:
-            return "BYTES:" + hex(cell.data, cell.size);
-        default:
-            return std::string(kindText(cell.kind)) + ":" +
-                   std::string(cell.data, static_cast<size_t>(cell.size));
-    }
-}
-
-core::BatchCallback Collector::callback() {
-    return [this](const TdgRowBatch& batch) {
-        batchSizes.push_back(batch.num_rows);
-        for (int64_t r = 0; r < batch.num_rows; ++r) {
-            std::vector<std::string> row;
-            for (int32_t c = 0; c < batch.num_columns; ++c) {
-                row.push_back(render(batch.cells[r * batch.num_columns + c]));
-            }
-            rows.push_back(std::move(row));
-        }
-    };
+                                                 const testing::PluginOptions& extra,
+                                                 std::shared_ptr<testing::LogLines> log) {
+    return testing::connectDatabase(plugin(), env, extra, std::move(log));
 }
 
 std::string withTable(std::string sql, const std::string& table) {
@@ -132,12 +33,6 @@ std::string withTable(std::string sql, const std::string& table) {
         at += table.size();
     }
     return sql;
-}
-
-std::vector<std::string> firstColumn(const Rows& rows) {
-    std::vector<std::string> column;
-    for (const auto& row : rows) column.push_back(row.at(0));
-    return column;
 }
 
 std::string adminSocket() {

@@ -1,62 +1,29 @@
-// Shared pieces of the MySQL plugin tests: the built plugin loaded through the engine's loader,
-// connections with captured log lines, row batches rendered as comparable text, and raw
+// The MySQL side of the plugin tests (the shared side is plugins/support/plugin_probe.hpp): the
+// built plugin loaded through the engine's loader, connections to the test database, and raw
 // libmariadb connections (not the plugin's) for holding transactions open and for root work.
 #pragma once
 
 #include <mysql.h>
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "plugin/dialect_connection.hpp"
-#include "support/databases.hpp"
+#include "plugins/support/plugin_probe.hpp"
 
 namespace tapdiffgen::mytest {
-
-using Options = std::vector<std::pair<std::string, std::string>>;
 
 /// The plugin under test (TDG_MYSQL_PLUGIN_PATH), loaded once.
 std::shared_ptr<const core::Plugin> plugin();
 
-/// Log lines the plugin sent, safe to append to from any thread.
-struct LogLines {
-    std::mutex mutex;
-    std::vector<std::pair<int, std::string>> lines;
-
-    bool contains(const std::string& fragment);
-    int count(int level, const std::string& fragment);
-};
-
 /// A connection with the test database's settings, `extra` overriding or adding to them.
 std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env,
-                                                 const Options& extra = {},
-                                                 std::shared_ptr<LogLines> log = nullptr);
-
-/// "INT64", "TEXT", ... (the TDG_KIND_* name without its prefix).
-std::string kindName(TdgValueKind kind);
-
-/// A cell as "KIND:text": "NULL", "INT64:5", "BOOL:true", "BYTES:00ff" (hex), "TEXT:abc".
-std::string render(const TdgCell& cell);
-
-using Rows = std::vector<std::vector<std::string>>;
-
-/// Collects rendered rows (and the size of every batch) from fetch or scan callbacks.
-struct Collector {
-    Rows rows;
-    std::vector<int64_t> batchSizes;
-
-    core::BatchCallback callback();
-};
+                                                 const testing::PluginOptions& extra = {},
+                                                 std::shared_ptr<testing::LogLines> log = nullptr);
 
 /// `sql` with every "@T" replaced by `table`, so each test case works on tables of its own.
 std::string withTable(std::string sql, const std::string& table);
-
-/// The first column of every row, for order checks.
-std::vector<std::string> firstColumn(const Rows& rows);
 
 /// A separate libmariadb connection for setup SQL kept on one session (open transactions).
 class RawConnection {

@@ -32,23 +32,23 @@ INSERT INTO `tdg my``odd` VALUES ('k1', 1), ('k2', 2);
     REQUIRE(lower.size() == 1);
     CHECK(lower[0].name == "x");
 
-    mytest::Collector fetched;
+    testing::Collector fetched;
     conn->fetchRows({"", "Order"}, {"select", "From", "a`b"}, "select", {"1", "3", "4"},
                     fetched.callback());
     std::sort(fetched.rows.begin(), fetched.rows.end());
     CHECK(fetched.rows ==
-          mytest::Rows{{"INT64:1", "TEXT:one", "INT64:10"}, {"INT64:3", "NULL", "NULL"}});
+          testing::Rows{{"INT64:1", "TEXT:one", "INT64:10"}, {"INT64:3", "NULL", "NULL"}});
 
-    mytest::Collector scanned;
+    testing::Collector scanned;
     conn->scanTable({"", "Order"}, {"From", "select"}, "select", 2, scanned.callback());
     CHECK(scanned.rows ==
-          mytest::Rows{{"TEXT:one", "INT64:1"}, {"TEXT:two", "INT64:2"}, {"NULL", "INT64:3"}});
+          testing::Rows{{"TEXT:one", "INT64:1"}, {"TEXT:two", "INT64:2"}, {"NULL", "INT64:3"}});
 
     auto odd = conn->describeTable({"", "tdg my`odd"});
     REQUIRE(odd.size() == 2);
-    mytest::Collector oddRows;
+    testing::Collector oddRows;
     conn->scanTable({"", "tdg my`odd"}, {"key", "Value"}, "key", 1, oddRows.callback());
-    CHECK(oddRows.rows == mytest::Rows{{"TEXT:k1", "INT64:1"}, {"TEXT:k2", "INT64:2"}});
+    CHECK(oddRows.rows == testing::Rows{{"TEXT:k1", "INT64:1"}, {"TEXT:k2", "INT64:2"}});
 }
 
 TEST_CASE("mysql catalog: a table in another database is reached by its schema") {
@@ -74,14 +74,14 @@ INSERT INTO tdg_my_other.diffgen (tablename, table_id, op) VALUES ('tdg_my_elsew
     REQUIRE(columns.size() == 2);
     CHECK(columns[0].primaryKey);
 
-    mytest::Collector fetched;
+    testing::Collector fetched;
     conn->fetchRows({"tdg_my_other", "tdg_my_elsewhere"}, {"id", "note"}, "id", {"8"},
                     fetched.callback());
-    CHECK(fetched.rows == mytest::Rows{{"INT64:8", "TEXT:eight"}});
+    CHECK(fetched.rows == testing::Rows{{"INT64:8", "TEXT:eight"}});
 
-    mytest::Collector scanned;
+    testing::Collector scanned;
     conn->scanTable({"tdg_my_other", "tdg_my_elsewhere"}, {"id"}, "id", 10, scanned.callback());
-    CHECK(scanned.rows == mytest::Rows{{"INT64:7"}, {"INT64:8"}});
+    CHECK(scanned.rows == testing::Rows{{"INT64:7"}, {"INT64:8"}});
 
     CHECK(conn->maxDiffgenId({"tdg_my_other", "diffgen"}) == 1);
     auto page =
@@ -109,7 +109,7 @@ TEST_CASE("mysql catalog: a missing table is NOT_FOUND and named") {
         CHECK(std::string(error.what()).find("tdg_my_no_such_db.t") != std::string::npos);
     }
     try {
-        mytest::Collector ignored;
+        testing::Collector ignored;
         conn->fetchRows({"", "tdg_my_no_such_table"}, {"id"}, "id", {"1"}, ignored.callback());
         FAIL("fetch from a missing table succeeded");
     } catch (const core::DialectError& error) {

@@ -10,6 +10,7 @@
 #include "mysql_test_support.hpp"
 
 using namespace tapdiffgen;
+using testing::eventIds;
 
 namespace {
 
@@ -29,12 +30,6 @@ INSERT INTO @T VALUES
                                         table));
 }
 
-std::vector<int64_t> ids(const core::EventPage& page) {
-    std::vector<int64_t> out;
-    for (const TdgEvent& event : page) out.push_back(event.id);
-    return out;
-}
-
 int64_t nowMicros() {
     return std::chrono::duration_cast<std::chrono::microseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -50,24 +45,25 @@ TEST_CASE("mysql diffgen: pages honour after, up-to, limit and the exact table f
     core::TableRef log{"", "tdg_my_dg_paging"};
 
     auto all = conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"A", "a", "b"});
-    CHECK(ids(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 7, 9, 10});
+    CHECK(eventIds(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 7, 9, 10});
 
     auto first = conn->readDiffgenPage(log, 0, INT64_MAX, 3, {"A", "a", "b"});
-    CHECK(ids(first) == std::vector<int64_t>{1, 2, 3});
+    CHECK(eventIds(first) == std::vector<int64_t>{1, 2, 3});
     auto second = conn->readDiffgenPage(log, 3, INT64_MAX, 3, {"A", "a", "b"});
-    CHECK(ids(second) == std::vector<int64_t>{5, 6, 7});
+    CHECK(eventIds(second) == std::vector<int64_t>{5, 6, 7});
     auto bounded = conn->readDiffgenPage(log, 3, 6, 100, {"A", "a", "b"});
-    CHECK(ids(bounded) == std::vector<int64_t>{5, 6});
+    CHECK(eventIds(bounded) == std::vector<int64_t>{5, 6});
     auto single = conn->readDiffgenPage(log, 0, INT64_MAX, 1, {"b"});
-    CHECK(ids(single) == std::vector<int64_t>{3});
+    CHECK(eventIds(single) == std::vector<int64_t>{3});
 
     // 'A' is not 'a', although the column's collation says they are equal.
-    CHECK(ids(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})) ==
+    CHECK(eventIds(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})) ==
           std::vector<int64_t>{1, 5, 6, 9});
-    CHECK(ids(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"a"})) == std::vector<int64_t>{2, 10});
+    CHECK(eventIds(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"a"})) ==
+          std::vector<int64_t>{2, 10});
     // Many names (padded to a size class) and names matching nothing.
-    CHECK(ids(conn->readDiffgenPage(log, 0, INT64_MAX, 100,
-                                    {"x1", "x2", "b", "x3", "x4", "x5", "x6", "x7", "x8"})) ==
+    CHECK(eventIds(conn->readDiffgenPage(log, 0, INT64_MAX, 100,
+                                         {"x1", "x2", "b", "x3", "x4", "x5", "x6", "x7", "x8"})) ==
           std::vector<int64_t>{3, 7});
     CHECK(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"nothing"}).empty());
     CHECK(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {}).empty());
@@ -126,12 +122,12 @@ TEST_CASE("mysql diffgen: range counts reveal gaps, in the same read as the even
     CHECK(conn->readDiffgenPage(log, 0, INT64_MAX, 3, {"A", "a", "b"}).rangeRowCount() == 3);
     // after 3 up to 7: ids 5, 6, 7 exist, 4 is missing.
     auto gap = conn->readDiffgenPage(log, 3, INT64_MAX, 3, {"A", "a", "b"});
-    CHECK(ids(gap) == std::vector<int64_t>{5, 6, 7});
+    CHECK(eventIds(gap) == std::vector<int64_t>{5, 6, 7});
     CHECK(gap.rangeRowCount() == 3);  // < 7 - 3
     // The count covers every table, not only the filtered ones: up to id 6 (the last 'A'
     // event of the page) there are rows 1, 2, 3, 5, 6.
     auto filtered = conn->readDiffgenPage(log, 0, INT64_MAX, 3, {"A"});
-    CHECK(ids(filtered) == std::vector<int64_t>{1, 5, 6});
+    CHECK(eventIds(filtered) == std::vector<int64_t>{1, 5, 6});
     CHECK(filtered.rangeRowCount() == 5);
 }
 
@@ -189,7 +185,7 @@ INSERT INTO tdg_my_dg_h (tablename, table_id, op) VALUES ('t', 1, 'i'), ('t', 2,
 
     // Id 3 belongs to the open transaction: the page sees 1, 2, 4 and a gap.
     auto page = conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"t"});
-    REQUIRE(ids(page) == std::vector<int64_t>{1, 2, 4});
+    REQUIRE(eventIds(page) == std::vector<int64_t>{1, 2, 4});
     CHECK(page.rangeRowCount() == 3);
     TdgHorizonMark mark = page.mark();
     CHECK(conn->checkHorizon(mark) == std::optional<bool>(false));
@@ -205,7 +201,7 @@ INSERT INTO tdg_my_dg_h (tablename, table_id, op) VALUES ('t', 1, 'i'), ('t', 2,
     }
     CHECK(final == std::optional<bool>(true));
     // And the committed row is visible now.
-    CHECK(ids(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"t"})) ==
+    CHECK(eventIds(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"t"})) ==
           std::vector<int64_t>{1, 2, 3, 4});
 }
 
@@ -220,7 +216,7 @@ GRANT SELECT ON tapdb.* TO 'tdg_my_noproc'@'127.0.0.1';
 CREATE TABLE IF NOT EXISTS tdg_my_dg_np (id BIGINT AUTO_INCREMENT PRIMARY KEY,
   tablename VARCHAR(64), table_id BIGINT, op CHAR(1), ts_created DATETIME);
 )SQL");
-    auto log = std::make_shared<mytest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto conn = mytest::connect(db, {{"user", "tdg_my_noproc"}, {"password", "np-secret-1"}}, log);
     auto page = conn->readDiffgenPage({"", "tdg_my_dg_np"}, 0, INT64_MAX, 10, {"t"});
     TdgHorizonMark mark = page.mark();

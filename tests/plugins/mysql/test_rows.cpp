@@ -35,15 +35,15 @@ TEST_CASE("mysql rows: fetch returns the rows that exist, once each") {
     createNumbers(db, "tdg_my_numbers_1");
     auto conn = mytest::connect(db);
 
-    mytest::Collector collector;
+    testing::Collector collector;
     conn->fetchRows({"", "tdg_my_numbers_1"}, {"id", "name", "note"}, "id",
                     {"1", "3", "999999", "3", "100000", "-5"}, collector.callback());
     std::sort(collector.rows.begin(), collector.rows.end());
-    CHECK(collector.rows == mytest::Rows{{"INT64:1", "TEXT:n1", "TEXT:x"},
-                                         {"INT64:100000", "TEXT:n100000", "TEXT:x"},
-                                         {"INT64:3", "TEXT:n3", "NULL"}});
+    CHECK(collector.rows == testing::Rows{{"INT64:1", "TEXT:n1", "TEXT:x"},
+                                          {"INT64:100000", "TEXT:n100000", "TEXT:x"},
+                                          {"INT64:3", "TEXT:n3", "NULL"}});
 
-    mytest::Collector nothing;
+    testing::Collector nothing;
     conn->fetchRows({"", "tdg_my_numbers_1"}, {"id"}, "id", {}, nothing.callback());
     CHECK(nothing.rows.empty());
     conn->fetchRows({"", "tdg_my_numbers_1"}, {"id"}, "id", {"0"}, nothing.callback());
@@ -84,28 +84,28 @@ INSERT INTO tdg_my_strkeys VALUES ('a', 1), ('B', 2), ('ü', 3), ('😀', 4), ('
 )SQL");
     auto conn = mytest::connect(db);
 
-    mytest::Collector collector;
+    testing::Collector collector;
     conn->fetchRows({"", "tdg_my_strkeys"}, {"k", "v"}, "k",
                     {"a", "b", "😀", "it's", "", "zz", "1", "' OR '1'='1"}, collector.callback());
     std::sort(collector.rows.begin(), collector.rows.end());
-    CHECK(collector.rows == mytest::Rows{{"TEXT:", "INT64:6"},
-                                         {"TEXT:1", "INT64:7"},
-                                         {"TEXT:a", "INT64:1"},
-                                         {"TEXT:it's", "INT64:5"},
-                                         {"TEXT:😀", "INT64:4"}});
+    CHECK(collector.rows == testing::Rows{{"TEXT:", "INT64:6"},
+                                          {"TEXT:1", "INT64:7"},
+                                          {"TEXT:a", "INT64:1"},
+                                          {"TEXT:it's", "INT64:5"},
+                                          {"TEXT:😀", "INT64:4"}});
 
-    mytest::Collector scanned;
+    testing::Collector scanned;
     conn->scanTable({"", "tdg_my_strkeys"}, {"k"}, "k", 2, scanned.callback());
-    CHECK(mytest::firstColumn(scanned.rows) == std::vector<std::string>{"TEXT:", "TEXT:1", "TEXT:B",
-                                                                        "TEXT:a", "TEXT:it's",
-                                                                        "TEXT:ü", "TEXT:😀"});
+    CHECK(testing::firstColumn(scanned.rows) ==
+          std::vector<std::string>{"TEXT:", "TEXT:1", "TEXT:B", "TEXT:a", "TEXT:it's", "TEXT:ü",
+                                   "TEXT:😀"});
 }
 
 TEST_CASE("mysql rows: a key that is not an integer is INVALID_DATA for an integer key") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     createNumbers(db, "tdg_my_numbers_4");
     auto conn = mytest::connect(db);
-    mytest::Collector ignored;
+    testing::Collector ignored;
     try {
         conn->fetchRows({"", "tdg_my_numbers_4"}, {"id"}, "id", {"1", "12abc"}, ignored.callback());
         FAIL("a non-integer key was accepted");
@@ -137,7 +137,7 @@ CREATE TABLE tdg_my_scan_empty (id INT PRIMARY KEY);
 )SQL");
     auto conn = mytest::connect(db);
 
-    mytest::Collector collector;
+    testing::Collector collector;
     conn->scanTable({"", "tdg_my_scan"}, {"id", "v"}, "id", 1000, collector.callback());
     REQUIRE(collector.rows.size() == 2501);
     CHECK(collector.batchSizes == std::vector<int64_t>{1000, 1000, 501});
@@ -147,18 +147,18 @@ CREATE TABLE tdg_my_scan_empty (id INT PRIMARY KEY);
           std::vector<std::string>{"DECIMAL:18446744073709551615", "TEXT:max"});
 
     // A page boundary exactly at the end: the last page is empty.
-    mytest::Collector exact;
+    testing::Collector exact;
     conn->scanTable({"", "tdg_my_scan"}, {"id"}, "id", 2501, exact.callback());
     CHECK(exact.rows.size() == 2501);
 
-    mytest::Collector dated;
+    testing::Collector dated;
     conn->scanTable({"", "tdg_my_scan_dt"}, {"v", "at"}, "at", 1, dated.callback());
-    CHECK(dated.rows == mytest::Rows{{"INT64:0", "TIMESTAMP:2023-12-31T23:59:59.000000"},
-                                     {"INT64:3", "TIMESTAMP:2024-01-01T00:00:00.000000"},
-                                     {"INT64:1", "TIMESTAMP:2024-01-01T00:00:00.000001"},
-                                     {"INT64:2", "TIMESTAMP:2024-01-01T00:00:00.000002"}});
+    CHECK(dated.rows == testing::Rows{{"INT64:0", "TIMESTAMP:2023-12-31T23:59:59.000000"},
+                                      {"INT64:3", "TIMESTAMP:2024-01-01T00:00:00.000000"},
+                                      {"INT64:1", "TIMESTAMP:2024-01-01T00:00:00.000001"},
+                                      {"INT64:2", "TIMESTAMP:2024-01-01T00:00:00.000002"}});
 
-    mytest::Collector none;
+    testing::Collector none;
     conn->scanTable({"", "tdg_my_scan_empty"}, {"id"}, "id", 10, none.callback());
     CHECK(none.rows.empty());
 }
@@ -180,8 +180,8 @@ TEST_CASE("mysql rows: a reader that stops the stream leaves the connection usab
                                       stopAtSecond, 100),
                       "enough");
 
-    mytest::Collector after;
+    testing::Collector after;
     conn->fetchRows({"", "tdg_my_numbers_6"}, {"id", "name"}, "id", {"42"}, after.callback());
-    CHECK(after.rows == mytest::Rows{{"INT64:42", "TEXT:n42"}});
+    CHECK(after.rows == testing::Rows{{"INT64:42", "TEXT:n42"}});
     CHECK(conn->describeTable({"", "tdg_my_numbers_6"}).size() == 3);
 }

@@ -11,14 +11,9 @@ using namespace tapdiffgen;
 
 namespace {
 
-core::DialectError connectError(const testing::DatabaseEnv& db, const mytest::Options& extra) {
-    try {
-        mytest::connect(db, extra);
-    } catch (const core::DialectError& error) {
-        return error;
-    }
-    FAIL("the connection succeeded");
-    return core::DialectError(TDG_OK, "", "", false);
+core::DialectError connectError(const testing::DatabaseEnv& db,
+                                const testing::PluginOptions& extra) {
+    return testing::dialectErrorOf([&] { mytest::connect(db, extra); }, "the connection succeeded");
 }
 
 }  // namespace
@@ -124,7 +119,7 @@ INSERT INTO tdg_my_probe.diffgen (tablename, table_id, op) VALUES ('items', 1, '
     TdgHorizonMark mark = page.mark();
     conn->checkHorizon(mark);
     conn->maxDiffgenId({"", "diffgen"});
-    mytest::Collector rows;
+    testing::Collector rows;
     conn->fetchRows({"", "items"}, {"id", "v"}, "id", {"1", "2"}, rows.callback());
     conn->scanTable({"", "items"}, {"id", "v"}, "id", 1, rows.callback());
     CHECK(rows.rows.size() == 4);
@@ -148,10 +143,10 @@ DROP TABLE IF EXISTS tdg_my_probe.zone;
 CREATE TABLE tdg_my_probe.zone (id INT PRIMARY KEY, at TIMESTAMP NULL, n VARCHAR(5));
 INSERT INTO tdg_my_probe.zone VALUES (1, '2024-03-01 19:00:00', '😀');
 )SQL");
-    mytest::Collector zone;
+    testing::Collector zone;
     conn->fetchRows({"", "zone"}, {"id", "at", "n"}, "id", {"1"}, zone.callback());
     CHECK(zone.rows ==
-          mytest::Rows{{"INT64:1", "TIMESTAMPTZ:2024-03-02T00:00:00.000000+00:00", "TEXT:😀"}});
+          testing::Rows{{"INT64:1", "TIMESTAMPTZ:2024-03-02T00:00:00.000000+00:00", "TEXT:😀"}});
 }
 
 TEST_CASE("mysql session: cancel stops a running statement and the connection survives") {
@@ -171,7 +166,7 @@ CREATE VIEW tdg_my_slow AS SELECT id, SLEEP(20) AS waited FROM tdg_my_slow_base;
     auto started = std::chrono::steady_clock::now();
     TdgStatus status = TDG_OK;
     try {
-        mytest::Collector rows;
+        testing::Collector rows;
         conn->fetchRows({"", "tdg_my_slow"}, {"id", "waited"}, "id", {"1"}, rows.callback());
     } catch (const core::DialectError& error) {
         status = error.status();
@@ -182,7 +177,7 @@ CREATE VIEW tdg_my_slow AS SELECT id, SLEEP(20) AS waited FROM tdg_my_slow_base;
     CHECK(elapsed < std::chrono::seconds(10));
 
     // The next call is not affected by the earlier cancel.
-    mytest::Collector after;
+    testing::Collector after;
     conn->fetchRows({"", "tdg_my_slow_base"}, {"id"}, "id", {"2"}, after.callback());
-    CHECK(after.rows == mytest::Rows{{"INT64:2"}});
+    CHECK(after.rows == testing::Rows{{"INT64:2"}});
 }

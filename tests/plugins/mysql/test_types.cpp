@@ -196,8 +196,8 @@ std::map<std::string, std::vector<std::string>> expectedRows() {
     return rows;
 }
 
-mytest::Rows fetchAll(core::DialectConnection& conn, const std::string& table) {
-    mytest::Collector collector;
+testing::Rows fetchAll(core::DialectConnection& conn, const std::string& table) {
+    testing::Collector collector;
     conn.fetchRows({"", table}, kColumns, "id", {"1", "2", "3", "4"}, collector.callback());
     return collector.rows;
 }
@@ -209,7 +209,7 @@ TEST_CASE("mysql types: every cell has the promised kind and exact text") {
     createMatrix(db, "tdg_my_types");
     auto conn = mytest::connect(db);
 
-    mytest::Rows rows = fetchAll(*conn, "tdg_my_types");
+    testing::Rows rows = fetchAll(*conn, "tdg_my_types");
     auto expected = expectedRows();
     REQUIRE(rows.size() == expected.size());
     for (const auto& row : rows) {
@@ -222,10 +222,10 @@ TEST_CASE("mysql types: every cell has the promised kind and exact text") {
     }
 
     // The same through a scan (another statement shape, keyset pages of 3).
-    mytest::Collector scanned;
+    testing::Collector scanned;
     conn->scanTable({"", "tdg_my_types"}, kColumns, "id", 3, scanned.callback());
-    CHECK(scanned.rows == mytest::Rows{expected["INT64:1"], expected["INT64:2"],
-                                       expected["INT64:3"], expected["INT64:4"]});
+    CHECK(scanned.rows == testing::Rows{expected["INT64:1"], expected["INT64:2"],
+                                        expected["INT64:3"], expected["INT64:4"]});
 }
 
 TEST_CASE("mysql types: describe_table reports kinds that match the cells") {
@@ -234,20 +234,16 @@ TEST_CASE("mysql types: describe_table reports kinds that match the cells") {
     auto conn = mytest::connect(db);
 
     auto columns = conn->describeTable({"", "tdg_my_types_described"});
-    REQUIRE(columns.size() == kColumns.size());
-    std::map<std::string, core::ColumnDescription> byName;
-    for (size_t i = 0; i < columns.size(); ++i) {
-        CHECK(columns[i].name == kColumns[i]);
-        CHECK(columns[i].ordinal == static_cast<int>(i + 1));
-        byName[columns[i].name] = columns[i];
-    }
+    std::map<std::string, core::ColumnDescription> byName =
+        testing::describedInOrder(columns, kColumns);
 
     // Kinds agree with every non-NULL cell of the matrix.
     for (const auto& [id, row] : expectedRows()) {
         for (size_t c = 0; c < kColumns.size(); ++c) {
             if (row[c] == "NULL") continue;
             INFO("column " << kColumns[c] << ", id " << id);
-            CHECK(mytest::kindName(byName[kColumns[c]].kind) == row[c].substr(0, row[c].find(':')));
+            CHECK(testing::kindName(byName[kColumns[c]].kind) ==
+                  row[c].substr(0, row[c].find(':')));
         }
     }
 

@@ -5,26 +5,8 @@
 #include "pg_test_support.hpp"
 
 using namespace tapdiffgen;
-
-namespace {
-
-std::vector<std::string> names(const std::vector<core::ColumnDescription>& columns) {
-    std::vector<std::string> out;
-    for (const auto& column : columns) out.push_back(column.name);
-    return out;
-}
-
-TdgStatus statusOf(const std::function<void()>& call, std::string* message = nullptr) {
-    try {
-        call();
-    } catch (const core::DialectError& failure) {
-        if (message != nullptr) *message = failure.what();
-        return failure.status();
-    }
-    return TDG_OK;
-}
-
-}  // namespace
+using testing::columnNames;
+using testing::statusOf;
 
 TEST_CASE("mixed-case and reserved-word table and column names") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
@@ -38,19 +20,19 @@ INSERT INTO "select" VALUES (7, 'w');
 )SQL");
     auto connection = pgtest::connect(db);
     auto columns = connection->describeTable({"", "tdg_pg_Order"});
-    CHECK(names(columns) == std::vector<std::string>{"Id", "select", "Key \"Col\""});
+    CHECK(columnNames(columns) == std::vector<std::string>{"Id", "select", "Key \"Col\""});
     CHECK(columns[0].primaryKey);
 
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_Order"}, {"Id", "select", "Key \"Col\""}, "Id", {"2"},
                           collected.callback());
-    CHECK(collected.rows == pgtest::Rows{{"INT64:2", "TEXT:b", "INT64:20"}});
+    CHECK(collected.rows == testing::Rows{{"INT64:2", "TEXT:b", "INT64:20"}});
 
-    CHECK(names(connection->describeTable({"", "select"})) ==
+    CHECK(columnNames(connection->describeTable({"", "select"})) ==
           std::vector<std::string>{"from", "where"});
-    pgtest::Collector scanned;
+    testing::Collector scanned;
     connection->scanTable({"", "select"}, {"where", "from"}, "from", 10, scanned.callback());
-    CHECK(scanned.rows == pgtest::Rows{{"TEXT:w", "INT64:7"}});
+    CHECK(scanned.rows == testing::Rows{{"TEXT:w", "INT64:7"}});
 
     // Names are exact: the folded spelling is another table.
     CHECK(statusOf([&] { connection->describeTable({"", "tdg_pg_order"}); }) == TDG_NOT_FOUND);
@@ -66,16 +48,16 @@ INSERT INTO "tdg_pg My Schema"."Table" VALUES ('a', 1), ('b', 2);
 )SQL");
     auto connection = pgtest::connect(db);
     auto columns = connection->describeTable({"tdg_pg My Schema", "Table"});
-    CHECK(names(columns) == std::vector<std::string>{"k", "v"});
+    CHECK(columnNames(columns) == std::vector<std::string>{"k", "v"});
 
-    pgtest::Collector fetched;
+    testing::Collector fetched;
     connection->fetchRows({"tdg_pg My Schema", "Table"}, {"k", "v"}, "k", {"b", "zz"},
                           fetched.callback());
-    CHECK(fetched.rows == pgtest::Rows{{"TEXT:b", "INT64:2"}});
+    CHECK(fetched.rows == testing::Rows{{"TEXT:b", "INT64:2"}});
 
-    pgtest::Collector scanned;
+    testing::Collector scanned;
     connection->scanTable({"tdg_pg My Schema", "Table"}, {"k", "v"}, "k", 1, scanned.callback());
-    CHECK(scanned.rows == pgtest::Rows{{"TEXT:a", "INT64:1"}, {"TEXT:b", "INT64:2"}});
+    CHECK(scanned.rows == testing::Rows{{"TEXT:a", "INT64:1"}, {"TEXT:b", "INT64:2"}});
 
     // Not on the search_path: without the schema the table is not there.
     std::string message;
@@ -104,7 +86,7 @@ CREATE TABLE tdg_pg_cols (id int PRIMARY KEY, a text);
               &message) == TDG_NOT_FOUND);
     CHECK(message == "table 'tdg_pg_no_schema.t' does not exist");
 
-    pgtest::Collector ignored;
+    testing::Collector ignored;
     CHECK(statusOf(
               [&] {
                   connection->fetchRows({"", "tdg_pg_cols"}, {"id", "nope"}, "id", {"1"},
@@ -140,10 +122,10 @@ INSERT INTO tdg_pg_dropped VALUES (1, 2.5);
     CHECK(columns[1].precision == 5);
     CHECK(columns[1].scale == 1);
 
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_dropped"}, {"id", "kept"}, "id", {"1"},
                           collected.callback());
-    CHECK(collected.rows == pgtest::Rows{{"INT64:1", "DECIMAL:2.5"}});
+    CHECK(collected.rows == testing::Rows{{"INT64:1", "DECIMAL:2.5"}});
 }
 
 TEST_CASE("a table changed after it was described is read with its new shape") {
@@ -154,16 +136,16 @@ CREATE TABLE tdg_pg_altered (id int PRIMARY KEY, v int);
 INSERT INTO tdg_pg_altered VALUES (1, 10);
 )SQL");
     auto connection = pgtest::connect(db);
-    pgtest::Collector before;
+    testing::Collector before;
     connection->fetchRows({"", "tdg_pg_altered"}, {"id", "v"}, "id", {"1"}, before.callback());
-    CHECK(before.rows == pgtest::Rows{{"INT64:1", "INT64:10"}});
+    CHECK(before.rows == testing::Rows{{"INT64:1", "INT64:10"}});
 
     testing::exec(db,
                   "ALTER TABLE tdg_pg_altered ALTER COLUMN v TYPE text USING 'v' || v;"
                   "ALTER TABLE tdg_pg_altered ADD COLUMN w int DEFAULT 5");
-    pgtest::Collector after;
+    testing::Collector after;
     connection->fetchRows({"", "tdg_pg_altered"}, {"id", "v", "w"}, "id", {"1"}, after.callback());
-    CHECK(after.rows == pgtest::Rows{{"INT64:1", "TEXT:v10", "INT64:5"}});
+    CHECK(after.rows == testing::Rows{{"INT64:1", "TEXT:v10", "INT64:5"}});
 }
 
 TEST_CASE("views are described and read like tables") {
@@ -176,9 +158,9 @@ INSERT INTO tdg_pg_view_base VALUES (1, 'one'), (2, 'two');
 CREATE VIEW tdg_pg_view AS SELECT id, upper(v) AS v FROM tdg_pg_view_base;
 )SQL");
     auto connection = pgtest::connect(db);
-    CHECK(names(connection->describeTable({"", "tdg_pg_view"})) ==
+    CHECK(columnNames(connection->describeTable({"", "tdg_pg_view"})) ==
           std::vector<std::string>{"id", "v"});
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_view"}, {"id", "v"}, "id", {"2"}, collected.callback());
-    CHECK(collected.rows == pgtest::Rows{{"INT64:2", "TEXT:TWO"}});
+    CHECK(collected.rows == testing::Rows{{"INT64:2", "TEXT:TWO"}});
 }

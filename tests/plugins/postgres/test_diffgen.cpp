@@ -8,14 +8,9 @@
 #include "pg_test_support.hpp"
 
 using namespace tapdiffgen;
+using testing::eventIds;
 
 namespace {
-
-std::vector<int64_t> ids(const core::EventPage& page) {
-    std::vector<int64_t> out;
-    for (const TdgEvent& event : page) out.push_back(event.id);
-    return out;
-}
 
 // ids 1..10 without 4 and 7; tables a and b.
 void createLog(const testing::DatabaseEnv& db, const std::string& table) {
@@ -44,34 +39,34 @@ TEST_CASE("diffgen pages honour after, up_to, limit and the table filter") {
     const std::vector<std::string> both = {"a", "b"};
 
     auto first = connection->readDiffgenPage(log, 0, INT64_MAX, 3, both);
-    CHECK(ids(first) == std::vector<int64_t>{1, 2, 3});
+    CHECK(eventIds(first) == std::vector<int64_t>{1, 2, 3});
     CHECK(first.rangeRowCount() == 3);  // no gap in (0, 3]
 
     auto second = connection->readDiffgenPage(log, 3, INT64_MAX, 2, both);
-    CHECK(ids(second) == std::vector<int64_t>{5, 6});
+    CHECK(eventIds(second) == std::vector<int64_t>{5, 6});
     CHECK(second.rangeRowCount() == 2);  // (3, 6] has a gap at 4
 
     auto bounded = connection->readDiffgenPage(log, 0, 5, 100, both);
-    CHECK(ids(bounded) == std::vector<int64_t>{1, 2, 3, 5});
+    CHECK(eventIds(bounded) == std::vector<int64_t>{1, 2, 3, 5});
     CHECK(bounded.rangeRowCount() == 4);
 
     auto exact = connection->readDiffgenPage(log, 5, 6, 100, both);
-    CHECK(ids(exact) == std::vector<int64_t>{6});
+    CHECK(eventIds(exact) == std::vector<int64_t>{6});
 
     auto all = connection->readDiffgenPage(log, 0, INT64_MAX, 100, both);
-    CHECK(ids(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
+    CHECK(eventIds(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
     CHECK(all.rangeRowCount() == 8);
 
     // The count covers rows of every table, not only the filtered ones.
     auto onlyA = connection->readDiffgenPage(log, 0, INT64_MAX, 2, {"a"});
-    CHECK(ids(onlyA) == std::vector<int64_t>{1, 3});
+    CHECK(eventIds(onlyA) == std::vector<int64_t>{1, 3});
     CHECK(onlyA.rangeRowCount() == 3);
     auto restA = connection->readDiffgenPage(log, 3, INT64_MAX, 100, {"a"});
-    CHECK(ids(restA) == std::vector<int64_t>{6, 9});
+    CHECK(eventIds(restA) == std::vector<int64_t>{6, 9});
     CHECK(restA.rangeRowCount() == 4);  // 5, 6, 8 and 9
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"c"})).empty());
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {})).empty());
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"c"})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})).empty());
 }
 
 TEST_CASE("an empty page still carries a horizon mark") {
@@ -162,7 +157,7 @@ CREATE TABLE "tdg_pg Audit"."Diffgen" (id bigint PRIMARY KEY, tablename text, ta
                   "INSERT INTO \"tdg_pg Audit\".\"Diffgen\" VALUES"
                   " (41, 'x', '1', 'i', now()), (42, 'y', '1', 'i', now())");
     CHECK(connection->maxDiffgenId(log) == 42);
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 10, {"x"})) ==
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 10, {"x"})) ==
           std::vector<int64_t>{41});
     try {
         connection->maxDiffgenId({"", "tdg_pg_no_log"});
@@ -186,7 +181,7 @@ TEST_CASE("the horizon stays pending while a writer is open and becomes final af
         " VALUES (4, 'a', '9', 'i')");
 
     auto page = connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"a", "b"});
-    CHECK(ids(page) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
+    CHECK(eventIds(page) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
     TdgHorizonMark mark = page.mark();
     for (int i = 0; i < 3; ++i) {
         CHECK(connection->checkHorizon(mark) == std::optional<bool>(false));
@@ -205,7 +200,7 @@ TEST_CASE("the horizon stays pending while a writer is open and becomes final af
     }
     CHECK(final);
     CHECK(sawSecondPhase);
-    CHECK(ids(connection->readDiffgenPage(log, 3, 5, 100, {"a"})) == std::vector<int64_t>{4});
+    CHECK(eventIds(connection->readDiffgenPage(log, 3, 5, 100, {"a"})) == std::vector<int64_t>{4});
 }
 
 TEST_CASE("a mark that is not the plugin's is rejected") {

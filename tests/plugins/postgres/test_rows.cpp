@@ -6,19 +6,7 @@
 #include "pg_test_support.hpp"
 
 using namespace tapdiffgen;
-
-namespace {
-
-TdgStatus statusOf(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const core::DialectError& failure) {
-        return failure.status();
-    }
-    return TDG_OK;
-}
-
-}  // namespace
+using testing::statusOf;
 
 TEST_CASE("fetch by integer keys: missing keys are absent, NULL values kept") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
@@ -29,16 +17,16 @@ INSERT INTO tdg_pg_fetch_int VALUES (1, 'one', NULL), (5, NULL, 5),
                                     (9223372036854775807, 'max', -1);
 )SQL");
     auto connection = pgtest::connect(db);
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id", "v", "n"}, "id",
                           {"1", "5", "999", "9223372036854775807", "1"}, collected.callback());
     auto rows = collected.rows;
     std::sort(rows.begin(), rows.end());
-    CHECK(rows == pgtest::Rows{{"INT64:1", "TEXT:one", "NULL"},
-                               {"INT64:5", "NULL", "INT64:5"},
-                               {"INT64:9223372036854775807", "TEXT:max", "INT64:-1"}});
+    CHECK(rows == testing::Rows{{"INT64:1", "TEXT:one", "NULL"},
+                                {"INT64:5", "NULL", "INT64:5"},
+                                {"INT64:9223372036854775807", "TEXT:max", "INT64:-1"}});
 
-    pgtest::Collector none;
+    testing::Collector none;
     connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {}, none.callback());
     connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {"404"}, none.callback());
     CHECK(none.rows.empty());
@@ -51,7 +39,7 @@ INSERT INTO tdg_pg_fetch_int VALUES (1, 'one', NULL), (5, NULL, 5),
     // A key with a NUL byte cannot match any row; it does not break the batch either.
     connection->fetchRows({"", "tdg_pg_fetch_int"}, {"id"}, "id", {std::string("5\0x", 3), "1"},
                           none.callback());
-    CHECK(none.rows == pgtest::Rows{{"INT64:1"}});
+    CHECK(none.rows == testing::Rows{{"INT64:1"}});
 }
 
 TEST_CASE("fetch by text keys that need array-literal quoting") {
@@ -68,7 +56,7 @@ INSERT INTO tdg_pg_fetch_text VALUES
         "plain",         "with space", "quote\"in", "back\\slash",
         "comma,brace{}", "NULL",       "",          "\xc3\xa9\xf0\x9f\x98\x80",
         " lead",         "trail ",     "absent"};
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_fetch_text"}, {"n", "k"}, "k", keys, collected.callback());
     auto rows = collected.rows;
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
@@ -90,12 +78,13 @@ INSERT INTO tdg_pg_fetch_uuid VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1)
                                      ('00000000-0000-0000-0000-000000000002', 2);
 )SQL");
     auto connection = pgtest::connect(db);
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows(
         {"", "tdg_pg_fetch_uuid"}, {"id", "v"}, "id",
         {"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "ffffffff-ffff-ffff-ffff-ffffffffffff"},
         collected.callback());
-    CHECK(collected.rows == pgtest::Rows{{"TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "INT64:1"}});
+    CHECK(collected.rows ==
+          testing::Rows{{"TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "INT64:1"}});
     CHECK(statusOf([&] {
               connection->fetchRows({"", "tdg_pg_fetch_uuid"}, {"id"}, "id", {"not-a-uuid"},
                                     collected.callback());
@@ -165,7 +154,7 @@ INSERT INTO tdg_pg_scan_text VALUES ('b'), ('a'), ('B'), ('a b'), ('a"b'), ('\')
 CREATE TABLE tdg_pg_scan_empty (id int PRIMARY KEY);
 )SQL");
     auto connection = pgtest::connect(db);
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->scanTable({"", "tdg_pg_scan"}, {"id", "v"}, "id", 10, collected.callback());
     REQUIRE(collected.rows.size() == 25);
     for (size_t i = 0; i < 25; ++i) {
@@ -175,18 +164,18 @@ CREATE TABLE tdg_pg_scan_empty (id int PRIMARY KEY);
     CHECK(collected.batchSizes == std::vector<int64_t>{10, 10, 5});
 
     // The key need not be among the columns.
-    pgtest::Collector values;
+    testing::Collector values;
     connection->scanTable({"", "tdg_pg_scan"}, {"v"}, "id", 7, values.callback());
     CHECK(values.rows.size() == 25);
     CHECK(values.rows.front() == std::vector<std::string>{"TEXT:v1"});
 
-    pgtest::Collector texts;
+    testing::Collector texts;
     connection->scanTable({"", "tdg_pg_scan_text"}, {"k"}, "k", 2, texts.callback());
-    CHECK(pgtest::firstColumn(texts.rows) == std::vector<std::string>{"TEXT:B", "TEXT:\\", "TEXT:a",
-                                                                      "TEXT:a b", "TEXT:a\"b",
-                                                                      "TEXT:b"});
+    CHECK(testing::firstColumn(texts.rows) == std::vector<std::string>{"TEXT:B", "TEXT:\\",
+                                                                       "TEXT:a", "TEXT:a b",
+                                                                       "TEXT:a\"b", "TEXT:b"});
 
-    pgtest::Collector empty;
+    testing::Collector empty;
     connection->scanTable({"", "tdg_pg_scan_empty"}, {"id"}, "id", 10, empty.callback());
     CHECK(empty.rows.empty());
 }

@@ -12,14 +12,9 @@ using namespace tapdiffgen;
 
 namespace {
 
-core::DialectError connectFailure(const testing::DatabaseEnv& db, const pgtest::Options& extra) {
-    try {
-        pgtest::connect(db, extra);
-    } catch (const core::DialectError& failure) {
-        return failure;
-    }
-    FAIL("connect succeeded");
-    return core::DialectError(TDG_OK, "", "", false);
+core::DialectError connectFailure(const testing::DatabaseEnv& db,
+                                  const testing::PluginOptions& extra) {
+    return testing::dialectErrorOf([&] { pgtest::connect(db, extra); }, "connect succeeded");
 }
 
 }  // namespace
@@ -113,7 +108,7 @@ INSERT INTO tdg_pg_idle_log VALUES (1, 'tdg_pg_idle', '1', 'i', now());
     TdgHorizonMark mark = page.mark();
     connection->checkHorizon(mark);
     connection->maxDiffgenId({"", "tdg_pg_idle_log"});
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_idle"}, {"id", "v"}, "id", {"1", "2"}, collected.callback());
     connection->scanTable({"", "tdg_pg_idle"}, {"id", "v"}, "id", 7, collected.callback());
     // A reader that stops mid-stream leaves the session usable and idle too.
@@ -142,7 +137,7 @@ CREATE VIEW tdg_pg_slow AS
     auto connection = pgtest::connect(db);
     auto started = std::chrono::steady_clock::now();
     auto reader = std::async(std::launch::async, [&] {
-        pgtest::Collector collected;
+        testing::Collector collected;
         try {
             connection->scanTable({"", "tdg_pg_slow"}, {"id", "nap"}, "id", 1000,
                                   collected.callback());

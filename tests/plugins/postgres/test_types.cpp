@@ -178,7 +178,7 @@ std::map<std::string, std::vector<std::string>> expectedRows() {
     return rows;
 }
 
-void checkRows(const pgtest::Rows& rows) {
+void checkRows(const testing::Rows& rows) {
     auto expected = expectedRows();
     REQUIRE(rows.size() == expected.size());
     for (const auto& row : rows) {
@@ -198,9 +198,9 @@ void checkRows(const pgtest::Rows& rows) {
 TEST_CASE("every mapped type arrives with its kind and exact text (fetch)") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     createMatrix(db);
-    auto log = std::make_shared<pgtest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = pgtest::connect(db, {}, log);
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->fetchRows({"", "tdg_pg_types"}, kColumns, "id", {"1", "2", "3", "4", "5"},
                           collected.callback());
     checkRows(collected.rows);
@@ -216,14 +216,14 @@ TEST_CASE("every mapped type arrives with its kind and exact text (fetch)") {
 TEST_CASE("every mapped type arrives with its kind and exact text (scan)") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     createMatrix(db);
-    auto log = std::make_shared<pgtest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = pgtest::connect(db, {}, log);
-    pgtest::Collector collected;
+    testing::Collector collected;
     connection->scanTable({"", "tdg_pg_types"}, kColumns, "id", 2, collected.callback());
     checkRows(collected.rows);
     // NaN, Infinity and -Infinity of c_num span two statements; the read warns once.
     CHECK(log->count("column 'c_num'") == 1);
-    CHECK(pgtest::firstColumn(collected.rows) ==
+    CHECK(testing::firstColumn(collected.rows) ==
           std::vector<std::string>{"INT64:1", "INT64:2", "INT64:3", "INT64:4", "INT64:5"});
 }
 
@@ -232,13 +232,8 @@ TEST_CASE("describe_table reports kinds, SQL types, precision and JSON schemas")
     createMatrix(db);
     auto connection = pgtest::connect(db);
     auto columns = connection->describeTable({"", "tdg_pg_types"});
-    REQUIRE(columns.size() == kColumns.size());
-    std::map<std::string, core::ColumnDescription> byName;
-    for (size_t i = 0; i < columns.size(); ++i) {
-        CHECK(columns[i].name == kColumns[i]);
-        CHECK(columns[i].ordinal == static_cast<int>(i + 1));
-        byName[columns[i].name] = columns[i];
-    }
+    std::map<std::string, core::ColumnDescription> byName =
+        testing::describedInOrder(columns, kColumns);
     struct Expect {
         const char* name;
         TdgValueKind kind;

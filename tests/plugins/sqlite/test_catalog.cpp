@@ -6,6 +6,7 @@
 #include "sqlite_test_support.hpp"
 
 using namespace tapdiffgen;
+using testing::columnNames;
 
 namespace {
 
@@ -15,12 +16,6 @@ CREATE TABLE "Order" ("Select" INTEGER PRIMARY KEY, "group" TEXT NOT NULL, "a""b
 INSERT INTO "Order" VALUES (1, 'g1', 2.5, 'M1'), (2, 'g2', NULL, NULL);
 )SQL";
 
-std::vector<std::string> names(const std::vector<core::ColumnDescription>& columns) {
-    std::vector<std::string> out;
-    for (const auto& column : columns) out.push_back(column.name);
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("mixed-case and reserved-word identifiers are described and read exactly") {
@@ -28,31 +23,32 @@ TEST_CASE("mixed-case and reserved-word identifiers are described and read exact
     db.exec(kOddNames);
     auto connection = sqlitetest::connect(db.path());
     auto columns = connection->describeTable({"", "Order"});
-    CHECK(names(columns) == std::vector<std::string>{"Select", "group", "a\"b c", "MixedCase"});
+    CHECK(columnNames(columns) ==
+          std::vector<std::string>{"Select", "group", "a\"b c", "MixedCase"});
     CHECK(columns[0].primaryKey);
     CHECK_FALSE(columns[1].nullable);
     CHECK(columns[2].scale == 1);
 
-    sqlitetest::Collector fetched;
+    testing::Collector fetched;
     connection->fetchRows({"", "Order"}, {"a\"b c", "Select", "MixedCase", "group"}, "Select",
                           {"2", "1"}, fetched.callback());
     CHECK(fetched.rows.size() == 2);
-    sqlitetest::Rows scanned = sqlitetest::scanAll(*connection, "Order", "Select", 1);
-    CHECK(scanned == sqlitetest::Rows{{"INT64:1", "TEXT:g1", "DECIMAL:2.5", "TEXT:M1"},
-                                      {"INT64:2", "TEXT:g2", "NULL", "NULL"}});
+    testing::Rows scanned = sqlitetest::scanAll(*connection, "Order", "Select", 1);
+    CHECK(scanned == testing::Rows{{"INT64:1", "TEXT:g1", "DECIMAL:2.5", "TEXT:M1"},
+                                   {"INT64:2", "TEXT:g2", "NULL", "NULL"}});
 }
 
-TEST_CASE("the schema is the attached database name; unqualified names search main") {
+TEST_CASE("the schema is the attached database name, unqualified names search main") {
     sqlitetest::TempDatabase db;
     db.exec(kOddNames);
     auto connection = sqlitetest::connect(db.path());
     CHECK(connection->describeTable({"main", "Order"}).size() == 4);
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"main", "Order"}, {"Select"}, "Select", {"1"}, rows.callback());
-    CHECK(rows.rows == sqlitetest::Rows{{"INT64:1"}});
+    CHECK(rows.rows == testing::Rows{{"INT64:1"}});
 
     std::string message;
-    CHECK(sqlitetest::statusOf(
+    CHECK(testing::statusOf(
               [&] {
                   connection->describeTable({"nosuch", "Order"});
               },
@@ -65,7 +61,7 @@ TEST_CASE("a missing table is NOT_FOUND naming it, for every call that reads it"
     db.exec(kOddNames);
     auto connection = sqlitetest::connect(db.path());
     std::string message;
-    CHECK(sqlitetest::statusOf(
+    CHECK(testing::statusOf(
               [&] {
                   connection->describeTable({"", "missing_table"});
               },
@@ -73,20 +69,20 @@ TEST_CASE("a missing table is NOT_FOUND naming it, for every call that reads it"
     CHECK(message.find("'missing_table'") != std::string::npos);
 
     auto fetch = [&] {
-        sqlitetest::Collector rows;
+        testing::Collector rows;
         connection->fetchRows({"", "missing_table"}, {"id"}, "id", {"1"}, rows.callback());
     };
-    CHECK(sqlitetest::statusOf(fetch, &message) == TDG_NOT_FOUND);
+    CHECK(testing::statusOf(fetch, &message) == TDG_NOT_FOUND);
     CHECK(message.find("'missing_table'") != std::string::npos);
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               connection->maxDiffgenId({"", "missing_log"});
           }) == TDG_NOT_FOUND);
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               connection->readDiffgenPage({"", "missing_log"}, 0, INT64_MAX, 10, {"a"});
           }) == TDG_NOT_FOUND);
 }
 
-TEST_CASE("a missing column is NOT_FOUND naming it; a column added later is found") {
+TEST_CASE("a missing column is NOT_FOUND naming it, a column added later is found") {
     sqlitetest::TempDatabase db;
     db.exec(kOddNames);
     auto connection = sqlitetest::connect(db.path());
@@ -94,17 +90,17 @@ TEST_CASE("a missing column is NOT_FOUND naming it; a column added later is foun
 
     std::string message;
     auto fetchMissing = [&] {
-        sqlitetest::Collector rows;
+        testing::Collector rows;
         connection->fetchRows({"", "Order"}, {"Select", "nope"}, "Select", {"1"}, rows.callback());
     };
-    CHECK(sqlitetest::statusOf(fetchMissing, &message) == TDG_NOT_FOUND);
+    CHECK(testing::statusOf(fetchMissing, &message) == TDG_NOT_FOUND);
     CHECK(message.find("'nope'") != std::string::npos);
 
     db.exec(R"(ALTER TABLE "Order" ADD COLUMN added_later DATE DEFAULT '2024-01-01')");
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "Order"}, {"Select", "added_later"}, "Select", {"1"},
                           rows.callback());
-    CHECK(rows.rows == sqlitetest::Rows{{"INT64:1", "DATE:2024-01-01"}});
+    CHECK(rows.rows == testing::Rows{{"INT64:1", "DATE:2024-01-01"}});
 }
 
 TEST_CASE("views, generated columns and text keys of WITHOUT ROWID tables") {
@@ -120,18 +116,18 @@ CREATE TABLE loose (code TEXT PRIMARY KEY, label TEXT);
 )SQL");
     auto connection = sqlitetest::connect(db.path());
     auto generated = connection->describeTable({"", "gen"});
-    CHECK(names(generated) == std::vector<std::string>{"id", "a", "twice"});
+    CHECK(columnNames(generated) == std::vector<std::string>{"id", "a", "twice"});
     CHECK(sqlitetest::scanAll(*connection, "gen", "id") ==
-          sqlitetest::Rows{{"INT64:1", "INT64:21", "INT64:42"}});
+          testing::Rows{{"INT64:1", "INT64:21", "INT64:42"}});
 
     auto view = connection->describeTable({"", "gen_view"});
-    CHECK(names(view) == std::vector<std::string>{"id", "a"});
+    CHECK(columnNames(view) == std::vector<std::string>{"id", "a"});
     CHECK_FALSE(view[0].primaryKey);
 
     auto coded = connection->describeTable({"", "coded"});
     CHECK(coded[0].primaryKey);
     CHECK_FALSE(coded[0].nullable);  // WITHOUT ROWID keys are NOT NULL
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "coded"}, {"code", "label"}, "code", {"o'brien", "😀", "zz"},
                           rows.callback());
     CHECK(rows.rows.size() == 2);

@@ -8,6 +8,7 @@
 #include "sqlite_test_support.hpp"
 
 using namespace tapdiffgen;
+using testing::eventIds;
 
 namespace {
 
@@ -20,12 +21,6 @@ bool isUtcMillis(const std::string& text) {
         if (shape[i] == 'd' ? !digit : text[i] != shape[i]) return false;
     }
     return true;
-}
-
-std::vector<int64_t> ids(const core::EventPage& page) {
-    std::vector<int64_t> out;
-    for (const TdgEvent& event : page) out.push_back(event.id);
-    return out;
 }
 
 // ids 1..10 without 4 and 7; tables a and b.
@@ -47,33 +42,33 @@ TEST_CASE("diffgen pages honour after, up_to, limit and the table filter") {
     const std::vector<std::string> both = {"a", "b"};
 
     auto first = connection->readDiffgenPage(log, 0, INT64_MAX, 3, both);
-    CHECK(ids(first) == std::vector<int64_t>{1, 2, 3});
+    CHECK(eventIds(first) == std::vector<int64_t>{1, 2, 3});
     CHECK(first.rangeRowCount() == 3);
 
     auto second = connection->readDiffgenPage(log, 3, INT64_MAX, 2, both);
-    CHECK(ids(second) == std::vector<int64_t>{5, 6});
+    CHECK(eventIds(second) == std::vector<int64_t>{5, 6});
     CHECK(second.rangeRowCount() == 2);  // (3, 6] has a gap at 4
 
     auto bounded = connection->readDiffgenPage(log, 0, 5, 100, both);
-    CHECK(ids(bounded) == std::vector<int64_t>{1, 2, 3, 5});
+    CHECK(eventIds(bounded) == std::vector<int64_t>{1, 2, 3, 5});
     CHECK(bounded.rangeRowCount() == 4);
-    CHECK(ids(connection->readDiffgenPage(log, 5, 6, 100, both)) == std::vector<int64_t>{6});
-    CHECK(ids(connection->readDiffgenPage(log, 10, INT64_MAX, 100, both)).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 5, 6, 100, both)) == std::vector<int64_t>{6});
+    CHECK(eventIds(connection->readDiffgenPage(log, 10, INT64_MAX, 100, both)).empty());
 
     auto all = connection->readDiffgenPage(log, 0, INT64_MAX, 100, both);
-    CHECK(ids(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
+    CHECK(eventIds(all) == std::vector<int64_t>{1, 2, 3, 5, 6, 8, 9, 10});
     CHECK(all.rangeRowCount() == 8);
 
     // The count covers rows of every table, not only the filtered ones.
     auto onlyA = connection->readDiffgenPage(log, 0, INT64_MAX, 2, {"a"});
-    CHECK(ids(onlyA) == std::vector<int64_t>{1, 3});
+    CHECK(eventIds(onlyA) == std::vector<int64_t>{1, 3});
     CHECK(onlyA.rangeRowCount() == 3);
     auto restA = connection->readDiffgenPage(log, 3, INT64_MAX, 100, {"a"});
-    CHECK(ids(restA) == std::vector<int64_t>{6, 9});
+    CHECK(eventIds(restA) == std::vector<int64_t>{6, 9});
     CHECK(restA.rangeRowCount() == 4);  // 5, 6, 8 and 9
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"c"})).empty());
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {})).empty());
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"c"})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {})).empty());
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})).empty());
 }
 
 TEST_CASE("table names are bound, exact and case-sensitive even under NOCASE") {
@@ -88,14 +83,15 @@ INSERT INTO log VALUES (1, 'it''s', '1', 'i', NULL), (2, 'x''); DROP TABLE log; 
     core::TableRef log{"", "log"};
     auto page =
         connection->readDiffgenPage(log, 0, INT64_MAX, 10, {"it's", "x'); DROP TABLE log; --"});
-    CHECK(ids(page) == std::vector<int64_t>{1, 2});
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 10, {"Mixed"})) ==
+    CHECK(eventIds(page) == std::vector<int64_t>{1, 2});
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 10, {"Mixed"})) ==
           std::vector<int64_t>{3});
 
     std::vector<std::string> many;
     for (int i = 0; i < 300; ++i) many.push_back("t" + std::to_string(i));
     many.push_back("mixed");
-    CHECK(ids(connection->readDiffgenPage(log, 0, INT64_MAX, 10, many)) == std::vector<int64_t>{4});
+    CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 10, many)) ==
+          std::vector<int64_t>{4});
 }
 
 TEST_CASE("event fields: op, NULL table_id, ts_created as UTC TIMESTAMPTZ text") {
@@ -110,7 +106,7 @@ INSERT INTO log VALUES
     (5, 't', '8', 'u', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
     (6, 't', '9', 'i', '2024-01-01 00:30:00-01:00');
 )SQL");
-    auto log = std::make_shared<sqlitetest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = sqlitetest::connect(db.path(), {}, log);
     auto page = connection->readDiffgenPage({"", "log"}, 0, INT64_MAX, 10, {"t"});
     REQUIRE(page.size() == 6);
@@ -158,5 +154,5 @@ TEST_CASE("the highest id, an empty log, and a horizon that is final at once") {
     TdgHorizonMark foreign{};
     foreign.words[0] = 1;
     foreign.words[1] = 12345;
-    CHECK(sqlitetest::statusOf([&] { connection->checkHorizon(foreign); }) == TDG_INVALID_ARGUMENT);
+    CHECK(testing::statusOf([&] { connection->checkHorizon(foreign); }) == TDG_INVALID_ARGUMENT);
 }

@@ -80,26 +80,26 @@ TEST_CASE("a missing file is NOT_FOUND and is not created") {
     testing::ScratchDir dir;
     std::string path = dir.path() + "/absent.db";
     std::string message;
-    CHECK(sqlitetest::statusOf([&] { sqlitetest::connect(path); }, &message) == TDG_NOT_FOUND);
+    CHECK(testing::statusOf([&] { sqlitetest::connect(path); }, &message) == TDG_NOT_FOUND);
     CHECK(message.find(path) != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(path));
-    CHECK(sqlitetest::statusOf([&] { sqlitetest::connect(dir.path() + "/no/such/dir.db"); }) ==
+    CHECK(testing::statusOf([&] { sqlitetest::connect(dir.path() + "/no/such/dir.db"); }) ==
           TDG_NOT_FOUND);
 }
 
 TEST_CASE("bad settings and files that are no database are refused") {
     testing::ScratchDir dir;
-    CHECK(sqlitetest::statusOf([&] { sqlitetest::connect(""); }) == TDG_INVALID_ARGUMENT);
-    CHECK(sqlitetest::statusOf([&] { sqlitetest::connect(dir.path()); }) == TDG_INVALID_ARGUMENT);
+    CHECK(testing::statusOf([&] { sqlitetest::connect(""); }) == TDG_INVALID_ARGUMENT);
+    CHECK(testing::statusOf([&] { sqlitetest::connect(dir.path()); }) == TDG_INVALID_ARGUMENT);
     std::string text = dir.write("notes.txt", std::string(4096, 'x'));
-    CHECK(sqlitetest::statusOf([&] { sqlitetest::connect(text); }) == TDG_INVALID_DATA);
+    CHECK(testing::statusOf([&] { sqlitetest::connect(text); }) == TDG_INVALID_DATA);
 
     sqlitetest::TempDatabase db;
     db.exec(kLog);
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               sqlitetest::connect(db.path(), {{"connect_timeout", "0"}});
           }) == TDG_INVALID_ARGUMENT);
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               sqlitetest::connect(db.path(), {{"connect_timeout", "soon"}});
           }) == TDG_INVALID_ARGUMENT);
 }
@@ -107,7 +107,7 @@ TEST_CASE("bad settings and files that are no database are refused") {
 TEST_CASE("server settings are ignored with a debug line that never shows the password") {
     sqlitetest::TempDatabase db;
     db.exec(kLog);
-    auto log = std::make_shared<sqlitetest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = sqlitetest::connect(db.path(),
                                           {{"host", "db.example"},
                                            {"port", "5432"},

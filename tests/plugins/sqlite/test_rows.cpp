@@ -22,7 +22,7 @@ INSERT INTO numbered SELECT i, 'row ' || i FROM seq;
 )SQL");
 }
 
-std::vector<int> idsOf(const sqlitetest::Rows& rows) {
+std::vector<int> idsOf(const testing::Rows& rows) {
     std::vector<int> ids;
     for (const auto& row : rows) ids.push_back(std::stoi(row.at(0).substr(6)));  // "INT64:"
     std::sort(ids.begin(), ids.end());
@@ -41,14 +41,14 @@ TEST_CASE("fetch returns the rows that exist and skips missing and malformed key
     sqlitetest::TempDatabase db;
     createNumbered(db, 10);
     auto connection = sqlitetest::connect(db.path());
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "numbered"}, {"id", "name"}, "id",
                           {"3", "99", "1", "abc", "", "-0", "3"}, rows.callback());
     CHECK(idsOf(rows.rows) == std::vector<int>{1, 3});
     CHECK(std::find(rows.rows.begin(), rows.rows.end(),
                     std::vector<std::string>{"INT64:3", "TEXT:row 3"}) != rows.rows.end());
 
-    sqlitetest::Collector none;
+    testing::Collector none;
     connection->fetchRows({"", "numbered"}, {"id"}, "id", {}, none.callback());
     CHECK(none.rows.empty());
     requireNoOpenRead(db);
@@ -60,7 +60,7 @@ TEST_CASE("fetch splits many keys into chunks and bounds every batch") {
     auto connection = sqlitetest::connect(db.path());
     std::vector<std::string> keys;
     for (int i = 1; i <= 1203; ++i) keys.push_back(std::to_string(i * 2 - 1));  // 1203 odd ids
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "numbered"}, {"id", "name"}, "id", keys, rows.callback(), 100);
     std::vector<int> expected;
     for (int i = 1; i <= 1499; i += 2) expected.push_back(i);
@@ -68,7 +68,7 @@ TEST_CASE("fetch splits many keys into chunks and bounds every batch") {
     for (int64_t size : rows.batchSizes) CHECK(size <= 100);
 
     // The same chunk sizes again: served by the statements prepared the first time.
-    sqlitetest::Collector again;
+    testing::Collector again;
     connection->fetchRows({"", "numbered"}, {"id", "name"}, "id", keys, again.callback(), 100);
     CHECK(again.rows.size() == rows.rows.size());
 }
@@ -81,15 +81,15 @@ INSERT INTO words VALUES ('pear', 1), ('apple', 2), ('fig', 3), ('Zebra', 4), ('
                          ('banana', 6), ('date', 7), (NULL, 8);
 )SQL");
     auto connection = sqlitetest::connect(db.path());
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->scanTable({"", "words"}, {"w", "n"}, "w", 3, rows.callback());
-    CHECK(sqlitetest::firstColumn(rows.rows) ==
+    CHECK(testing::firstColumn(rows.rows) ==
           std::vector<std::string>{"TEXT:Zebra", "TEXT:apple", "TEXT:banana", "TEXT:date",
                                    "TEXT:fig", "TEXT:kiwi", "TEXT:pear"});
     for (int64_t size : rows.batchSizes) CHECK(size <= 3);
 
     createNumbered(db, 2500);
-    sqlitetest::Collector numbers;
+    testing::Collector numbers;
     connection->scanTable({"", "numbered"}, {"name", "id"}, "id", 1000, numbers.callback());
     REQUIRE(numbers.rows.size() == 2500);
     CHECK(numbers.rows.front() == std::vector<std::string>{"TEXT:row 1", "INT64:1"});
@@ -97,21 +97,21 @@ INSERT INTO words VALUES ('pear', 1), ('apple', 2), ('fig', 3), ('Zebra', 4), ('
     requireNoOpenRead(db);
 }
 
-TEST_CASE("cancel interrupts a running read; the connection stays usable") {
+TEST_CASE("cancel interrupts a running read, the connection stays usable") {
     sqlitetest::TempDatabase db;
     createNumbered(db, 50);
     auto connection = sqlitetest::connect(db.path());
     std::vector<std::string> keys;
     for (int i = 1; i <= 50; ++i) keys.push_back(std::to_string(i));
     auto cancelling = [&](const TdgRowBatch&) { connection->cancel(); };
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               connection->fetchRows({"", "numbered"}, {"id"}, "id", keys, cancelling, 5);
           }) == TDG_CANCELLED);
-    CHECK(sqlitetest::statusOf([&] {
+    CHECK(testing::statusOf([&] {
               connection->scanTable({"", "numbered"}, {"id"}, "id", 5, cancelling);
           }) == TDG_CANCELLED);
 
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "numbered"}, {"id"}, "id", keys, rows.callback(), 5);
     CHECK(rows.rows.size() == 50);
     requireNoOpenRead(db);
@@ -124,7 +124,7 @@ TEST_CASE("a sink that stops the read leaves no read transaction open") {
     auto stopping = [](const TdgRowBatch&) { throw std::runtime_error("enough"); };
     CHECK_THROWS_WITH(connection->scanTable({"", "numbered"}, {"id"}, "id", 5, stopping), "enough");
     requireNoOpenRead(db);
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->scanTable({"", "numbered"}, {"id"}, "id", 5, rows.callback());
     CHECK(rows.rows.size() == 50);
 }

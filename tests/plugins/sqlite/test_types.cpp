@@ -9,7 +9,7 @@
 #include "sqlite_test_support.hpp"
 
 using namespace tapdiffgen;
-using sqlitetest::Rows;
+using testing::Rows;
 
 namespace {
 
@@ -99,9 +99,7 @@ const std::vector<std::string> kExpectedRow3 = {"INT64:3",
                                                 "INT64:0"};
 
 std::vector<std::string> allColumns(core::DialectConnection& connection) {
-    std::vector<std::string> names;
-    for (const auto& column : connection.describeTable({"", "types"})) names.push_back(column.name);
-    return names;
+    return testing::columnNames(connection.describeTable({"", "types"}));
 }
 
 Rows sortedByKey(Rows rows) {
@@ -169,11 +167,11 @@ TEST_CASE("declared types map to kinds, SQL types, scales and JSON schemas") {
 TEST_CASE("every storage class of every kind reads the same through fetch and scan") {
     sqlitetest::TempDatabase db;
     db.exec(kTypesTable);
-    auto log = std::make_shared<sqlitetest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = sqlitetest::connect(db.path(), {}, log);
     std::vector<std::string> columns = allColumns(*connection);
 
-    sqlitetest::Collector fetched;
+    testing::Collector fetched;
     connection->fetchRows({"", "types"}, columns, "id", {"1", "2", "3", "4"}, fetched.callback());
     Rows scanned = sqlitetest::scanAll(*connection, "types", "id");
     REQUIRE(scanned.size() == 4);
@@ -197,11 +195,11 @@ TEST_CASE("every storage class of every kind reads the same through fetch and sc
 TEST_CASE("values a column's kind cannot carry are warned about once per column, without data") {
     sqlitetest::TempDatabase db;
     db.exec(kTypesTable);
-    auto log = std::make_shared<sqlitetest::LogLines>();
+    auto log = std::make_shared<testing::LogLines>();
     auto connection = sqlitetest::connect(db.path(), {}, log);
     std::vector<std::string> columns = allColumns(*connection);
     for (int round = 0; round < 2; ++round) {
-        sqlitetest::Collector rows;
+        testing::Collector rows;
         connection->fetchRows({"", "types"}, columns, "id", {"3"}, rows.callback());
         REQUIRE(rows.rows.size() == 1);
     }
@@ -231,7 +229,7 @@ INSERT INTO big VALUES (9223372036854775807, -1, '12345678901234567890.12', zero
                        (0, 1, 0.125, NULL);
 )SQL");
     auto connection = sqlitetest::connect(db.path());
-    sqlitetest::Collector rows;
+    testing::Collector rows;
     connection->fetchRows({"", "big"}, {"k", "v", "d", "blob"}, "k",
                           {"9223372036854775807", "-9223372036854775808", "0"}, rows.callback());
     Rows sorted = sortedByKey(rows.rows);

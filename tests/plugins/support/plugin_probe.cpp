@@ -1,0 +1,174 @@
+#include "plugin_probe.hpp"
+
+#include <doctest/doctest.h>
+
+namespace tapdiffgen::testing {
+namespace {
+
+std::string hex(const char* data, uint64_t size) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (uint64_t i = 0; i < size; ++i) {
+        auto byte = static_cast<unsigned char>(data[i]);
+        out.push_back(digits[byte >> 4]);
+        out.push_back(digits[byte & 15]);
+    }
+    return out;
+}
+
+}  // namespace
+
+int LogLines::count(const std::string& fragment) {
+    std::lock_guard<std::mutex> lock(mutex);
+    int found = 0;
+    for (const auto& line : lines) {
+        if (line.second.find(fragment) != std::string::npos) ++found;
+    }
+    return found;
+}
+
+int LogLines::count(int level, const std::string& fragment) {
+    std::lock_guard<std::mutex> lock(mutex);
+    int found = 0;
+    for (const auto& line : lines) {
+        if (line.first == level && line.second.find(fragment) != std::string::npos) ++found;
+    }
+    return found;
+}
+
+std::unique_ptr<core::DialectConnection> connectPlugin(std::shared_ptr<const core::Plugin> plugin,
+                                                       const PluginOptions& options,
+                                                       std::shared_ptr<LogLines> log) {
+    core::LogFunction sink;
+    if (log) {
+        // A call on another thread (a read being cancelled) may log while the test reads.
+        sink = [log](int level, const std::string& message) {
+            std::lock_guard<std::mutex> lock(log->mutex);
+            log->lines.emplace_back(level, message);
+        };
+    }
+    return std::make_unique<core::DialectConnection>(std::move(plugin), options, sink);
+}
+
+std::unique_ptr<core::DialectConnection> connectDatabase(std::shared_ptr<const core::Plugin> plugin,
+                                                         const DatabaseEnv& env,
+                                                         const PluginOptions& extra,
+                                                         std::shared_ptr<LogLines> log) {
+    // A key given twice would reach the plugin twice; an override must replace, not repeat.
+    std::map<std::string, std::string> merged;
+    for (const auto& [key, value] : env.options()) merged[key] = value;
+    for (const auto& [key, value] : extra) merged[key] = value;
+    return connectPlugin(std::move(plugin), PluginOptions(merged.begin(), merged.end()),
+                         std::move(log));
+}
+
+std::string kindName(TdgValueKind kind) {
+    switch (kind) {
+        case TDG_KIND_NULL:
+            return "NULL";
+        case TDG_KIND_BOOL:
+            return "BOOL";
+        case TDG_KIND_INT64:
+            return "INT64";
+        case TDG_KIND_DECIMAL:
+            return "DECIMAL";
+        case TDG_KIND_TEXT:
+            return "TEXT";
+        case TDG_KIND_BYTES:
+            return "BYTES";
+        case TDG_KIND_JSON:
+            return "JSON";
+        case TDG_KIND_DATE:
+            return "DATE";
+        case TDG_KIND_TIME:
+            return "TIME";
+        case TDG_KIND_TIMESTAMP:
+            return "TIMESTAMP";
+        case TDG_KIND_TIMESTAMPTZ:
+            return "TIMESTAMPTZ";
+        default:
+            return "?";
+    }
+}
+
+std::string renderCell(const TdgCell& cell) {
+    switch (cell.kind) {
+        case TDG_KIND_NULL:
+            return "NULL";
+        case TDG_KIND_BOOL:
+            return cell.i64 != 0 ? "BOOL:true" : "BOOL:false";
+        case TDG_KIND_INT64:
+            return "INT64:" + std::to_string(cell.i64);
+        case TDG_KIND_BYTES:
+            return "BYTES:" + hex(cell.data, cell.size);
+        default:
+            return kindName(cell.kind) + ":" +
+                   std::string(cell.data, static_cast<size_t>(cell.size));
+    }
+}
+
+core::BatchCallback Collector::callback() {
+    return [this](const TdgRowBatch& batch) {
+        batchSizes.push_back(batch.num_rows);
+        for (int64_t r = 0; r < batch.num_rows; ++r) {
+            std::vector<std::string> row;
+            for (int32_t c = 0; c < batch.num_columns; ++c) {
+                row.push_back(renderCell(batch.cells[r * batch.num_columns + c]));
+            }
+            rows.push_back(std::move(row));
+        }
+    };
+}
+
+std::vector<std::string> firstColumn(const Rows& rows) {
+    std::vector<std::string> column;
+    for (const auto& row : rows) column.push_back(row.at(0));
+    return column;
+}
+
+std::vector<std::string> columnNames(const std::vector<core::ColumnDescription>& columns) {
+    std::vector<std::string> names;
+    for (const auto& column : columns) names.push_back(column.name);
+    return names;
+}
+
+std::map<std::string, core::ColumnDescription> describedInOrder(
+    const std::vector<core::ColumnDescription>& columns, const std::vector<std::string>& expected) {
+    REQUIRE(columns.size() == expected.size());
+    std::map<std::string, core::ColumnDescription> byName;
+    for (size_t i = 0; i < columns.size(); ++i) {
+        CHECK(columns[i].name == expected[i]);
+        CHECK(columns[i].ordinal == static_cast<int>(i + 1));
+        byName[columns[i].name] = columns[i];
+    }
+    return byName;
+}
+
+std::vector<int64_t> eventIds(const core::EventPage& page) {
+    std::vector<int64_t> ids;
+    for (const TdgEvent& event : page) ids.push_back(event.id);
+    return ids;
+}
+
+TdgStatus statusOf(const std::function<void()>& call, std::string* message) {
+    try {
+        call();
+    } catch (const core::DialectError& failure) {
+        if (message != nullptr) *message = failure.what();
+        return failure.status();
+    }
+    return TDG_OK;
+}
+
+core::DialectError dialectErrorOf(const std::function<void()>& call, const char* unexpected) {
+    try {
+        call();
+    } catch (const core::DialectError& failure) {
+        return failure;
+    }
+    FAIL(unexpected);
+    // FAIL has ended the test case by throwing; the compiler does not know that.
+    return core::DialectError(TDG_OK, "", "", false);
+}
+
+}  // namespace tapdiffgen::testing

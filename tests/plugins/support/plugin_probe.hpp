@@ -1,0 +1,82 @@
+// What the tests of every dialect plugin do alike, whatever database is behind it: connections
+// that capture the plugin's log lines, row batches rendered as comparable text, and the
+// statuses, column names and event ids the assertions compare. Each dialect's own support file
+// adds its plugin path and the raw sessions of its database.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+#include "support/databases.hpp"
+
+namespace tapdiffgen::testing {
+
+/// Connection settings as the tap hands them to a plugin: (key, text value).
+using PluginOptions = std::vector<std::pair<std::string, std::string>>;
+
+/// Log lines the plugin sent, with their TDG_LOG_* levels, safe to append to from any thread.
+struct LogLines {
+    std::mutex mutex;
+    std::vector<std::pair<int, std::string>> lines;
+
+    bool contains(const std::string& fragment) { return count(fragment) > 0; }
+    int count(const std::string& fragment);
+    int count(int level, const std::string& fragment);
+};
+
+/// A connection of `plugin` with exactly `options`; the plugin's log lines go to `log`.
+std::unique_ptr<core::DialectConnection> connectPlugin(std::shared_ptr<const core::Plugin> plugin,
+                                                       const PluginOptions& options,
+                                                       std::shared_ptr<LogLines> log = nullptr);
+
+/// A connection with the test database's settings, `extra` overriding or adding to them.
+std::unique_ptr<core::DialectConnection> connectDatabase(std::shared_ptr<const core::Plugin> plugin,
+                                                         const DatabaseEnv& env,
+                                                         const PluginOptions& extra = {},
+                                                         std::shared_ptr<LogLines> log = nullptr);
+
+/// "INT64", "TEXT", ... (the TDG_KIND_* name without its prefix).
+std::string kindName(TdgValueKind kind);
+
+/// A cell as "KIND:text": "NULL", "INT64:5", "BOOL:true", "BYTES:00ff" (hex), "TEXT:abc".
+std::string renderCell(const TdgCell& cell);
+
+using Rows = std::vector<std::vector<std::string>>;
+
+/// Collects rendered rows (and the size of every batch) from fetch or scan callbacks.
+struct Collector {
+    Rows rows;
+    std::vector<int64_t> batchSizes;
+
+    core::BatchCallback callback();
+};
+
+/// The first column of every row, for order checks.
+std::vector<std::string> firstColumn(const Rows& rows);
+
+/// The names of described columns, in their order.
+std::vector<std::string> columnNames(const std::vector<core::ColumnDescription>& columns);
+
+/// `columns` by name, after checking that they are `expected`, in that order, with ordinals
+/// counting from 1.
+std::map<std::string, core::ColumnDescription> describedInOrder(
+    const std::vector<core::ColumnDescription>& columns, const std::vector<std::string>& expected);
+
+/// The ids of a diffgen page's events, in page order.
+std::vector<int64_t> eventIds(const core::EventPage& page);
+
+/// The status of the DialectError `call` throws (its message to `message`); TDG_OK when it
+/// throws none, which no expected failure status equals.
+TdgStatus statusOf(const std::function<void()>& call, std::string* message = nullptr);
+
+/// The DialectError `call` throws; fails the test with `unexpected` when it throws none.
+core::DialectError dialectErrorOf(const std::function<void()>& call, const char* unexpected);
+
+}  // namespace tapdiffgen::testing
