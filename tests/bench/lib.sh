@@ -1,0 +1,204 @@
+# shellcheck shell=bash source-path=SCRIPTDIR
+# Shared by the benchmark's parts: messages, the two database clients, and measuring a command
+# (wall time, client CPU, peak RSS, and the CPU the database server spent meanwhile).
+# Sourced by run.sh after it has set ROOT, WORK, PG_PORT and MY_PORT.
+
+# shellcheck disable=SC2034 # read by servers/lib.sh
+TDG_NAME=bench
+# shellcheck source=../servers/lib.sh
+source "$ROOT/tests/servers/lib.sh"
+# Variables such as PGHOST or MYSQL_HOST would send a client somewhere else.
+tdg_unset_client_env PG MYSQL MARIADB
+
+# Results by "dialect:workload:name", filled by the measuring parts and read by report.sh.
+declare -gA RESULT=()
+put() { RESULT[$1]=$2; }
+
+readonly DB_USER=tap
+readonly DB_PASSWORD=tap-secret-pw
+readonly DB_NAME=tapdb
+readonly SERVER_DIR=${TDG_TEST_DIR:-/tmp/tap-diffgen-test}
+PG_BIN=${TDG_PG_BIN:-/usr/lib/postgresql/15/bin}
+
+log() { tdg_log "$@"; }
+die() { tdg_die "$@"; }
+
+# The clients connect exactly as the tap does: TCP to 127.0.0.1 as the tap's user; psqlrc
+# and option files stay out of the way.
+pg_sql() {
+    PGPASSWORD=$DB_PASSWORD "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME" "$@"
+}
+
+# Superuser over the unix socket, for the one statement the tap's role may not run (CHECKPOINT).
+pg_admin() {
+    "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$SERVER_DIR/postgres" -p "$PG_PORT" \
+        -U postgres -d "$DB_NAME" "$@"
+}
+
+my_sql() {
+    MYSQL_PWD=$DB_PASSWORD mariadb --no-defaults --protocol=tcp --host=127.0.0.1 \
+        --port="$MY_PORT" --user="$DB_USER" --batch "$@" "$DB_NAME"
+}
+
+# pg_value SQL [OPTION...] / my_value SQL [OPTION...] -> the query's rows, unadorned.
+pg_value() {
+    local sql=$1
+    shift
+    pg_sql -At -F $'\t' "$@" -c "$sql"
+}
+my_value() {
+    local sql=$1
+    shift
+    my_sql --skip-column-names --raw "$@" -e "$sql"
+}
+
+# calc EXPRESSION -> the awk expression's value; printf-style formats go through fmt.
+calc() { awk "BEGIN { print $1 }"; }
+fmt() { awk -v v="$2" "BEGIN { printf \"$1\", v }"; }
+
+# CPU seconds (user + system) the server has used so far. A PostgreSQL backend is a child
+# process that ends with its connection; the postmaster collects its CPU time in cutime and
+# cstime once it has reaped it, so the sum covers backends that have come and gone.
+pg_server_cpu() {
+    local postmaster
+    postmaster=$(tdg_read_pid "$SERVER_DIR/postgres/data/postmaster.pid")
+    [[ -n $postmaster ]] || die "PostgreSQL is not running"
+    process_cpu "$postmaster" children
+}
+
+my_server_cpu() {
+    local pid
+    pid=$(tdg_read_pid "$SERVER_DIR/mariadb/mariadbd.pid")
+    [[ -n $pid ]] || die "MariaDB is not running"
+    process_cpu "$pid" self
+}
+
+# process_cpu PID self|children -> CPU seconds of PID (all its threads); with `children`, also
+# those of its reaped children and of its living child processes.
+process_cpu() {
+    local pid=$1 scope=$2 ticks child
+    ticks=$(stat_ticks "$pid" "$scope")
+    if [[ $scope == children ]]; then
+        for child in $(<"/proc/$pid/task/$pid/children"); do
+            ticks=$((ticks + $(stat_ticks "$child" self)))
+        done
+    fi
+    calc "$ticks / $(getconf CLK_TCK)"
+}
+
+# stat_ticks PID self|children -> clock ticks from /proc/PID/stat (0 when PID is gone).
+stat_ticks() {
+    local stat fields
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || {
+        printf 0
+        return
+    }
+    # The command name may contain spaces; the fields after it are fixed.
+    read -r -a fields <<<"${stat##*) }"
+    # utime, stime, cutime, cstime are fields 14..17 of the line, 12..15 after the name.
+    if [[ $2 == children ]]; then
+        printf '%s' $((fields[11] + fields[12] + fields[13] + fields[14]))
+    else
+        printf '%s' $((fields[11] + fields[12]))
+    fi
+}
+
+# cpu_busy SECONDS -> the share of all CPUs' time, in percent, that was not idle meanwhile.
+cpu_busy() {
+    local before after
+    before=$(head -n 1 /proc/stat)
+    sleep "$1"
+    after=$(head -n 1 /proc/stat)
+    awk -v b="$before" -v a="$after" 'BEGIN {
+        nb = split(b, x); split(a, y)
+        for (i = 2; i <= nb; i++) { d = y[i] - x[i]; total += d; if (i == 5 || i == 6) idle += d }
+        printf "%.0f", total ? 100 * (total - idle) / total : 0
+    }'
+}
+
+# Background work left over from loading a workload would be measured with the tap.
+pg_quiesce() {
+    local deadline=$((SECONDS + 120))
+    while (($(pg_value "SELECT count(*) FROM pg_stat_activity
+                         WHERE backend_type = 'autovacuum worker'") > 0)); do
+        ((SECONDS < deadline)) || {
+            log "pg: autovacuum still running after 120 s; measuring anyway"
+            return 0
+        }
+        sleep 1
+    done
+}
+
+# InnoDB purges the undo log of the load's updates and deletes in the background.
+my_quiesce() {
+    local deadline=$((SECONDS + 300)) history
+    while :; do
+        history=$(my_value "SHOW ENGINE INNODB STATUS" | grep -o 'History list length [0-9]*' |
+            grep -o '[0-9]*$')
+        ((${history:-0} > 1000)) || return 0
+        ((SECONDS < deadline)) || {
+            log "my: InnoDB history list still $history after 300 s; measuring anyway"
+            return 0
+        }
+        sleep 2
+    done
+}
+
+# measure DIALECT LABEL COMMAND...: runs COMMAND once with stdout to /dev/null and stderr to
+# $WORK/LABEL.err; sets M_WALL (s), M_CLIENT_CPU (s), M_RSS (KiB) and M_SERVER_CPU (s).
+measure() {
+    local dialect=$1 label=$2 started server_before times
+    shift 2
+    times=$WORK/$label.time
+    server_before=$("${dialect}_server_cpu")
+    started=$(tdg_now)
+    if ! /usr/bin/time -f '%U %S %M' -o "$times" "$@" >/dev/null 2>"$WORK/$label.err"; then
+        tdg_log_tail "$WORK/$label.err"
+        die "$label failed: $*"
+    fi
+    M_WALL=$(calc "($(tdg_now) - $started) / 1000000")
+    # Lets the postmaster reap the finished backend, whose CPU time it then holds.
+    sleep 0.3
+    M_SERVER_CPU=$(calc "$("${dialect}_server_cpu") - $server_before")
+    local user system rss
+    read -r user system rss <"$times"
+    M_CLIENT_CPU=$(calc "$user + $system")
+    M_RSS=$rss
+}
+
+# best_of COUNT DIALECT LABEL COMMAND...: measure COUNT times and keep the fastest run's
+# figures (the others only had more interference). Sets the M_* variables of that run and
+# leaves its stderr in $WORK/LABEL.err.
+best_of() {
+    local count=$1 dialect=$2 label=$3 i best_wall="" best=()
+    shift 3
+    for ((i = 1; i <= count; i++)); do
+        measure "$dialect" "$label.$i" "$@"
+        log "  $label run $i: $(fmt %.2f "$M_WALL") s"
+        if [[ -z $best_wall ]] || (($(calc "$M_WALL < $best_wall"))); then
+            best_wall=$M_WALL
+            best=("$M_WALL" "$M_CLIENT_CPU" "$M_RSS" "$M_SERVER_CPU" "$i")
+        fi
+    done
+    M_WALL=${best[0]} M_CLIENT_CPU=${best[1]} M_RSS=${best[2]} M_SERVER_CPU=${best[3]}
+    cp "$WORK/$label.${best[4]}.err" "$WORK/$label.err"
+}
+
+# command_line WORD... -> the words as one shell command line, for a runner script.
+command_line() {
+    printf '%q ' "$@"
+    printf '\n'
+}
+
+# The client commands as runner scripts write them (measure runs a file, not a function).
+pg_client_words() {
+    printf '%s\n' env "PGPASSWORD=$DB_PASSWORD" "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME"
+}
+
+my_client_words() {
+    printf '%s\n' env "MYSQL_PWD=$DB_PASSWORD" mariadb --no-defaults --protocol=tcp \
+        --host=127.0.0.1 --port="$MY_PORT" --user="$DB_USER" --quick --batch --skip-column-names \
+        --database="$DB_NAME"
+}

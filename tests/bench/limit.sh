@@ -1,0 +1,172 @@
+# shellcheck shell=bash
+# The limit for this job: the statements the tap sends, sent by the database's own client, with
+# nothing done to the rows but writing them to /dev/null. The page boundaries and the keys to
+# fetch come from the diffgen table itself: pages are chunks of page_size ids in id order, and
+# a page re-pulls every key whose latest event in the page is an insert or an update.
+#
+# The page statement is the tap's own (plugins/*/diffgen.cpp) with its parameters written in;
+# the fetches are the drivers' re-pull statements: PostgreSQL one `= ANY (array)` per table and
+# page, MariaDB `IN (...)` lists of at most 1024 keys. When the last page is full, the tap asks
+# for one more (empty) page, and so does the limit.
+
+readonly LIMIT_INT64_MAX=9223372036854775807
+
+# pg_page_sql PREFIX NAMES -> the PostgreSQL driver's page statement on one line, @after@
+# standing for the bookmark; NAMES is an array literal such as {a,b}.
+pg_page_sql() {
+    local diffgen="\"$1_diffgen\"" xmax='pg_catalog.pg_snapshot_xmax(s)::text::int8'
+    tr -s ' \n' ' ' <<SQL
+WITH mark AS (SELECT ($xmax + pg_catalog.age(($xmax % 4294967296)::text::xid))::text AS next
+                FROM pg_catalog.pg_current_snapshot() s),
+     page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
+                     "table_id"::text AS table_id, "op"::text AS op,
+                     "ts_created"::timestamptz AS ts_created
+                FROM $diffgen
+               WHERE "id" > @after@::int8 AND "id" <= $LIMIT_INT64_MAX::int8
+                 AND "tablename" = ANY ('$2'::text[])
+               ORDER BY "id" LIMIT $WORKLOAD_PAGE::int8),
+     span AS (SELECT CASE WHEN (SELECT count(*) FROM page) =
+                               coalesce((SELECT max(id) FROM page) - @after@::int8, 0)
+                          THEN (SELECT count(*) FROM page)
+                          ELSE (SELECT count(*) FROM $diffgen d
+                                 WHERE d."id" > @after@::int8 AND d."id" <= (SELECT max(id) FROM page))
+                     END AS n)
+SELECT p.id, p.tablename, p.table_id, p.op, p.ts_created, r.n, m.next
+  FROM mark m CROSS JOIN span r LEFT JOIN page p ON true ORDER BY p.id
+SQL
+}
+
+# my_page_sql PREFIX NAMES -> the MySQL driver's page statement on one line; NAMES is a list
+# of quoted names such as 'a', 'b'.
+my_page_sql() {
+    local diffgen="\`$1_diffgen\`"
+    tr -s ' \n' ' ' <<SQL
+WITH page AS (SELECT \`id\`, \`tablename\`, CAST(\`table_id\` AS CHAR) AS table_id, \`op\`, \`ts_created\`
+                FROM $diffgen
+               WHERE \`id\` > @after@ AND \`id\` <= $LIMIT_INT64_MAX
+                 AND CAST(CONVERT(\`tablename\` USING utf8mb4) AS BINARY) IN ($2)
+               ORDER BY \`id\` LIMIT $WORKLOAD_PAGE)
+SELECT page.id, page.tablename, page.table_id, page.op, page.ts_created, mark.range_rows, mark.now_us
+  FROM (SELECT (SELECT COUNT(*) FROM $diffgen AS d
+                 WHERE d.\`id\` > @after@ AND d.\`id\` <= (SELECT MAX(id) FROM page)) AS range_rows,
+               CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) AS now_us) AS mark
+  LEFT JOIN page ON 1 = 1 ORDER BY page.id
+SQL
+}
+
+# pg_limit_statements PREFIX T -> "step<TAB>statement" lines in the tap's order; step 0 reads
+# a page, step 1 fetches keys.
+pg_limit_statements() {
+    local prefix=$1 tables=$2 names
+    names="{$(workload_tables "$prefix" "$tables" | paste -sd,)}"
+    pg_sql -At -F $'\t' -v "page_sql=COPY ($(pg_page_sql "$prefix" "$names")) TO STDOUT;" \
+        -v "names=$names" -v "cols=$(join_by ', ' "${WORKLOAD_COLUMNS[@]}")" <<SQL
+WITH ev AS (
+    SELECT id, tablename, table_id, op, (row_number() OVER (ORDER BY id) - 1) / $WORKLOAD_PAGE AS page
+      FROM ${prefix}_diffgen WHERE tablename = ANY (:'names'::text[])
+), bounds AS (
+    SELECT page, max(id) AS last_id, count(*) AS events FROM ev GROUP BY page
+), pages AS (
+    SELECT page, coalesce(lag(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events
+      FROM bounds
+), latest AS (
+    SELECT DISTINCT ON (page, tablename, table_id) page, tablename, table_id, op
+      FROM ev ORDER BY page, tablename, table_id, id DESC
+), fetches AS (
+    SELECT page, tablename, string_agg(table_id, ',') AS keys
+      FROM latest WHERE op IN ('i', 'u') GROUP BY page, tablename
+)
+SELECT step, sql FROM (
+    SELECT page, 0 AS step, '' AS tablename, replace(:'page_sql', '@after@', after_id::text) AS sql
+      FROM pages
+    UNION ALL
+    SELECT page + 1, 0, '', replace(:'page_sql', '@after@', last_id::text)
+      FROM pages WHERE page = (SELECT max(page) FROM pages) AND events = $WORKLOAD_PAGE
+    UNION ALL
+    SELECT page, 1, tablename,
+           format('COPY (SELECT %s FROM %I WHERE id = ANY (''{%s}''::int4[])) TO STDOUT;',
+                  :'cols', tablename, keys)
+      FROM fetches
+) AS s ORDER BY page, step, tablename;
+SQL
+}
+
+my_limit_statements() {
+    local prefix=$1 tables=$2 names page_sql
+    names=$(workload_tables "$prefix" "$tables" | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
+    page_sql="$(my_page_sql "$prefix" "$names");"
+    page_sql=${page_sql//\'/\'\'}
+    my_value "
+SET SESSION group_concat_max_len = 1073741824;
+SET @page_sql = '$page_sql';
+WITH ev AS (
+    SELECT id, tablename, CAST(table_id AS CHAR) AS table_id, op,
+           (ROW_NUMBER() OVER (ORDER BY id) - 1) DIV $WORKLOAD_PAGE AS page
+      FROM ${prefix}_diffgen WHERE tablename IN ($names)
+), bounds AS (
+    SELECT page, MAX(id) AS last_id, COUNT(*) AS events FROM ev GROUP BY page
+), pages AS (
+    SELECT page, COALESCE(LAG(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events
+      FROM bounds
+), latest AS (
+    SELECT page, tablename, table_id, op,
+           ROW_NUMBER() OVER (PARTITION BY page, tablename, table_id ORDER BY id DESC) AS newest
+      FROM ev
+), chunked AS (
+    SELECT page, tablename, table_id,
+           (ROW_NUMBER() OVER (PARTITION BY page, tablename ORDER BY id) - 1) DIV 1024 AS chunk
+      FROM (SELECT page, tablename, table_id, CAST(table_id AS SIGNED) AS id FROM latest
+             WHERE newest = 1 AND op IN ('i', 'u')) AS upserts
+), fetches AS (
+    SELECT page, tablename, chunk, GROUP_CONCAT(table_id SEPARATOR ',') AS id_list
+      FROM chunked GROUP BY page, tablename, chunk
+)
+SELECT step, statement FROM (
+    SELECT page, 0 AS step, '' AS tablename, 0 AS chunk,
+           REPLACE(@page_sql, '@after@', after_id) AS statement
+      FROM pages
+    UNION ALL
+    SELECT page + 1, 0, '', 0, REPLACE(@page_sql, '@after@', last_id)
+      FROM pages WHERE page = (SELECT MAX(page) FROM pages) AND events = $WORKLOAD_PAGE
+    UNION ALL
+    SELECT page, 1, tablename, chunk,
+           CONCAT('SELECT $(join_by ', ' "${WORKLOAD_COLUMNS[@]}") FROM \`', tablename,
+                  '\` WHERE \`id\` IN (', id_list, ');')
+      FROM fetches
+) AS s ORDER BY page, step, tablename, chunk;"
+}
+
+# limit_runner DIALECT SCRIPT -> a runner that sends SCRIPT through the client.
+limit_runner() {
+    local dialect=$1 script=$2 runner=${2%.sql}.sh words=()
+    mapfile -t words < <("${dialect}_client_words")
+    if [[ $dialect == pg ]]; then
+        command_line "${words[@]}" -f "$script" >"$runner"
+    else
+        printf '%s< %q\n' "$(command_line "${words[@]}")" "$script" >"$runner"
+    fi
+    printf '%s' "$runner"
+}
+
+# limit_measure DIALECT PREFIX T: the whole job, then its page reads alone and its fetches
+# alone (each best of $REPEAT).
+limit_measure() {
+    local dialect=$1 prefix=$2 tables=$3 key=$1:$2 base part
+    base=$WORK/limit-$dialect-$prefix
+    "${dialect}_limit_statements" "$prefix" "$tables" >"$base.tsv"
+    cut -f2- "$base.tsv" >"$base-all.sql"
+    awk -F'\t' '$1 == 0' "$base.tsv" | cut -f2- >"$base-pages.sql"
+    awk -F'\t' '$1 == 1' "$base.tsv" | cut -f2- >"$base-fetches.sql"
+    log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetches"
+    for part in all pages fetches; do
+        best_of "$REPEAT" "$dialect" "limit-$part-$dialect-$prefix" \
+            bash "$(limit_runner "$dialect" "$base-$part.sql")"
+        put "$key:limit_${part}_wall" "$M_WALL"
+        put "$key:limit_${part}_cpu" "$M_CLIENT_CPU"
+        put "$key:limit_${part}_server_cpu" "$M_SERVER_CPU"
+    done
+    put "$key:limit_statements" "$(wc -l <"$base-all.sql")"
+    log "  limit: $(fmt %.2f "${RESULT[$key:limit_all_wall]}") s" \
+        "(pages alone $(fmt %.2f "${RESULT[$key:limit_pages_wall]}") s," \
+        "fetches alone $(fmt %.2f "${RESULT[$key:limit_fetches_wall]}") s)"
+}

@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# The reference: the database's own JSON export, by its own client, of as many rows as the tap
+# emitted records, from the same tables (the first rows of each; a table gets R/T of them).
+
+reference_measure() {
+    local dialect=$1 prefix=$2 tables=$3 key=$1:$2 rows t=0 n table runner words=()
+    rows=${RESULT[$key:records]}
+    runner=$WORK/reference-$dialect-$prefix.sh
+    mapfile -t words < <("${dialect}_client_words")
+    : >"$runner"
+    while read -r table; do
+        n=$((rows / tables + (t < rows % tables ? 1 : 0)))
+        t=$((t + 1))
+        if [[ $dialect == pg ]]; then
+            command_line "${words[@]}" \
+                -c "COPY (SELECT row_to_json(t) FROM $table t LIMIT $n) TO STDOUT" >>"$runner"
+        else
+            command_line "${words[@]}" -e "SELECT $(my_json_object) FROM $table LIMIT $n" >>"$runner"
+        fi
+    done < <(workload_tables "$prefix" "$tables")
+    best_of "$REPEAT" "$dialect" "reference-$dialect-$prefix" bash "$runner"
+    put "$key:reference_wall" "$M_WALL"
+    put "$key:reference_cpu" "$M_CLIENT_CPU"
+    put "$key:reference_server_cpu" "$M_SERVER_CPU"
+    log "  JSON export of $rows rows: $(fmt %.2f "$M_WALL") s"
+}
+
+# JSON_OBJECT('id', id, 'qty', qty, ...)
+my_json_object() {
+    local column pairs=()
+    for column in "${WORKLOAD_COLUMNS[@]}"; do pairs+=("'$column', $column"); done
+    printf 'JSON_OBJECT(%s)' "$(join_by ', ' "${pairs[@]}")"
+}

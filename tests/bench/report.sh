@@ -1,0 +1,110 @@
+# shellcheck shell=bash disable=SC2016,SC2153 # Markdown backticks; settings come from run.sh
+# The results as Markdown tables, ready to paste into the README. Rates are taken over the
+# process's whole wall time (start, connect, discovery included), as a user sees them.
+
+# group N -> N rounded, with thousands separators.
+group() {
+    awk -v v="$1" 'BEGIN {
+        s = sprintf("%.0f", v); out = ""
+        while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+        print s out
+    }'
+}
+
+dialect_name() { [[ $1 == pg ]] && printf PostgreSQL || printf MariaDB; }
+
+# report_row DIALECT N T: one line of the main table.
+report_row() {
+    local dialect=$1 n=$2 tables=$3 key
+    key=$dialect:$(workload_prefix "$n" "$tables")
+    local wall=${RESULT[$key:tap_wall]} events=${RESULT[$key:events]}
+    local records=${RESULT[$key:records]}
+    local tap_rate reference_rate limit_rate
+    tap_rate=$(calc "$records / $wall")
+    reference_rate=$(calc "$records / ${RESULT[$key:reference_wall]}")
+    limit_rate=$(calc "$records / ${RESULT[$key:limit_all_wall]}")
+    printf '| %s | %s × %s | %s | %s | %s MiB | %s / %s | %s | %s | %s | %s | %s |\n' \
+        "$(dialect_name "$dialect")" "$(group "$events")" "$tables" \
+        "$(group "$(calc "$events / $wall")")" "$(group "$tap_rate")" \
+        "$(fmt %.1f "$(calc "${RESULT[$key:tap_rss]} / 1024")")" \
+        "${RESULT[$key:diffgen_queries]}" "${RESULT[$key:repull_queries]}" \
+        "$(group "$reference_rate")" "$(fmt %.2f "$(calc "$tap_rate / $reference_rate")")" \
+        "$(group "$limit_rate")" "$(fmt %.2f "$(calc "$tap_rate / $limit_rate")")" \
+        "$(fmt %.2f "$(calc "$wall / $events * 1000000")")"
+}
+
+# time_row DIALECT N T: where the tap's wall time goes, beside the limit's parts.
+time_row() {
+    local dialect=$1 n=$2 tables=$3 key wall
+    key=$dialect:$(workload_prefix "$n" "$tables")
+    wall=${RESULT[$key:tap_wall]}
+    printf '| %s | %s × %s | %s s | %s s (%s%%) | %s s (%s%%) | %s s | %s s | %s s | %s s |\n' \
+        "$(dialect_name "$dialect")" "$(group "$n")" "$tables" "$(fmt %.2f "$wall")" \
+        "$(fmt %.2f "${RESULT[$key:tap_cpu]}")" \
+        "$(fmt %.0f "$(calc "100 * ${RESULT[$key:tap_cpu]} / $wall")")" \
+        "$(fmt %.2f "${RESULT[$key:tap_server_cpu]}")" \
+        "$(fmt %.0f "$(calc "100 * ${RESULT[$key:tap_server_cpu]} / $wall")")" \
+        "$(fmt %.2f "${RESULT[$key:sync_seconds]}")" \
+        "$(fmt %.2f "${RESULT[$key:limit_all_wall]}")" \
+        "$(fmt %.2f "${RESULT[$key:limit_pages_wall]}")" \
+        "$(fmt %.2f "${RESULT[$key:limit_fetches_wall]}")"
+}
+
+# micros DIALECT N T -> the tap's µs per event for that workload.
+micros() {
+    local key
+    key=$1:$(workload_prefix "$2" "$3")
+    calc "${RESULT[$key:tap_wall]} / ${RESULT[$key:events]} * 1000000"
+}
+
+# report_print DIALECT...: the three tables for the dialects measured.
+report_print() {
+    local dialect big small wide
+    printf '\n## tap-diffgen throughput (%s)\n\n' "$(date -u +%Y-%m-%d)"
+    printf '%s cores (%s), CPUs %s%% busy before measuring; best of %s runs each.\n\n' \
+        "$(nproc)" "$(uname -r)" "$CPU_BUSY_BEFORE" "$REPEAT"
+    printf '| database | events × tables | tap events/s | tap records/s | tap peak RSS |'
+    printf ' diffgen / re-pull queries | JSON export rows/s | tap ÷ export |'
+    printf ' limit records/s | tap ÷ limit | µs/event |\n'
+    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+    for dialect in "$@"; do
+        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
+            # shellcheck disable=SC2086 # two words on purpose
+            report_row "$dialect" $config
+        done
+    done
+    printf '\n*JSON export*: the database'"'"'s own JSON of as many rows from the same tables '
+    printf '(`COPY (SELECT row_to_json(t) …)` with psql, `SELECT JSON_OBJECT(…)` with `mariadb --quick`).\n'
+    printf '*limit*: the page reads and key fetches the tap makes, sent by psql / `mariadb --quick` '
+    printf 'with the rows written to /dev/null.\n\n'
+
+    printf '| database | events × tables | tap wall | tap CPU | server CPU during the tap |'
+    printf ' tap sync time | limit: all | limit: page reads | limit: key fetches |\n'
+    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+    for dialect in "$@"; do
+        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
+            # shellcheck disable=SC2086 # two words on purpose
+            time_row "$dialect" $config
+        done
+    done
+
+    printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio | µs/event, %s × %s | ratio |\n' \
+        "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES" \
+        "$(group "$EVENTS")" "$WIDE_TABLES"
+    printf '|---|---:|---:|---:|---:|---:|\n'
+    for dialect in "$@"; do
+        big=$(micros "$dialect" "$EVENTS" "$TABLES")
+        small=$(micros "$dialect" "$SMALL_EVENTS" "$TABLES")
+        wide=$(micros "$dialect" "$EVENTS" "$WIDE_TABLES")
+        printf '| %s | %s | %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
+            "$(fmt %.2f "$big")" "$(fmt %.2f "$small")" "$(fmt %.2f "$(calc "$big / $small")")" \
+            "$(fmt %.2f "$wide")" "$(fmt %.2f "$(calc "$wide / $big")")"
+    done
+    printf '\nPeak RSS of the tap, %s vs %s events: ' "$(group "$SMALL_EVENTS")" "$(group "$EVENTS")"
+    for dialect in "$@"; do
+        printf '%s %s / %s MiB; ' "$(dialect_name "$dialect")" \
+            "$(fmt %.1f "$(calc "${RESULT[$dialect:$(workload_prefix "$SMALL_EVENTS" "$TABLES"):tap_rss]} / 1024")")" \
+            "$(fmt %.1f "$(calc "${RESULT[$dialect:$(workload_prefix "$EVENTS" "$TABLES"):tap_rss]} / 1024")")"
+    done
+    printf '\n'
+}

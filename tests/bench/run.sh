@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Throughput of tap-diffgen against the databases' own JSON export; see tests/bench/README.md.
+#
+#   bash tests/bench/run.sh [--events N] [--tables T] [--dialect postgres|mysql|all] [options]
+#
+# Builds the tap (Release, in build-bench/), starts the throwaway test servers (or reuses the
+# running ones), builds the workloads N × T, N/10 × T and N × 16 in each database, measures,
+# and prints Markdown tables on stdout. Progress goes to stderr.
+# shellcheck source-path=SCRIPTDIR disable=SC2034 # the sourced parts read the settings
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BENCH=$ROOT/tests/bench
+
+usage() {
+    cat <<'EOF'
+usage: bash tests/bench/run.sh [options]
+  --events N          backlog size (default 1000000); the scale run uses N/10
+  --tables T          journalled tables (default 4)
+  --wide-tables W     tables of the width run, same N (default 16)
+  --dialect D         postgres, mysql or all (default all)
+  --repeat K          runs per measurement, the best is kept (default 3)
+  --seed S            workload seed (default 1)
+  --profile           also profile the tap on the N/10 × T PostgreSQL workload
+  --profile-only      only that profile
+  --profiler P        auto (perf when it can count instructions, else callgrind), perf, callgrind
+  --fresh             rebuild the workloads even when an identical one exists
+  --prepare-only      build the workloads and stop (to measure later on a quiet machine)
+  --clean             drop every bench_* table from both databases and exit
+  --tap PATH          use this tap-diffgen instead of building build-bench/
+  --build-dir DIR     build directory (default build-bench)
+EOF
+}
+
+EVENTS=1000000 TABLES=4 WIDE_TABLES=16 DIALECT=all REPEAT=3 SEED=1 PROFILE=0 PROFILE_ONLY=0
+PROFILER=auto FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
+while (($#)); do
+    case $1 in
+        --events) EVENTS=$2 && shift ;;
+        --tables) TABLES=$2 && shift ;;
+        --wide-tables) WIDE_TABLES=$2 && shift ;;
+        --dialect) DIALECT=$2 && shift ;;
+        --repeat) REPEAT=$2 && shift ;;
+        --seed) SEED=$2 && shift ;;
+        --profile) PROFILE=1 ;;
+        --profile-only) PROFILE=1 PROFILE_ONLY=1 ;;
+        --profiler) PROFILER=$2 && shift ;;
+        --fresh) FRESH=1 ;;
+        --prepare-only) PREPARE_ONLY=1 ;;
+        --clean) CLEAN=1 ;;
+        --tap) TAP=$2 && shift ;;
+        --build-dir) BUILD_DIR=$2 && shift ;;
+        -h | --help) usage && exit 0 ;;
+        *) usage >&2 && exit 2 ;;
+    esac
+    shift
+done
+for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$REPEAT" "$SEED"; do
+    [[ $value =~ ^[1-9][0-9]*$ ]] || {
+        printf 'run.sh: expected a positive number, got %s\n' "$value" >&2
+        exit 2
+    }
+done
+case $DIALECT in
+    postgres | postgresql) DIALECTS=(pg) ;;
+    mysql | mariadb) DIALECTS=(my) ;;
+    all) DIALECTS=(pg my) ;;
+    *) usage >&2 && exit 2 ;;
+esac
+case $PROFILER in auto | perf | callgrind) ;; *) usage >&2 && exit 2 ;; esac
+SMALL_EVENTS=$((EVENTS / 10 > 0 ? EVENTS / 10 : 1))
+PG_PORT=${TDG_TEST_PG_PORT:-55432}
+MY_PORT=${TDG_TEST_MYSQL_PORT:-53306}
+WORK=$BUILD_DIR/bench
+
+# shellcheck source=lib.sh
+source "$BENCH/lib.sh"
+# shellcheck source=workload.sh
+source "$BENCH/workload.sh"
+# shellcheck source=tap.sh
+source "$BENCH/tap.sh"
+# shellcheck source=reference.sh
+source "$BENCH/reference.sh"
+# shellcheck source=limit.sh
+source "$BENCH/limit.sh"
+# shellcheck source=profile.sh
+source "$BENCH/profile.sh"
+# shellcheck source=report.sh
+source "$BENCH/report.sh"
+
+build_tap() {
+    if [[ -n $TAP ]]; then
+        [[ -x $TAP ]] || die "--tap $TAP is not an executable"
+        return 0
+    fi
+    if [[ ! -f $BUILD_DIR/CMakeCache.txt ]]; then
+        log "configuring $BUILD_DIR (Release)"
+        cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$WORK/cmake.log" 2>&1 ||
+            die "cmake failed; see $WORK/cmake.log"
+    fi
+    log "building tap-diffgen and its PostgreSQL and MySQL drivers"
+    cmake --build "$BUILD_DIR" -j2 --target tap-diffgen tap-diffgen-dialect-postgres \
+        tap-diffgen-dialect-mysql >"$WORK/build.log" 2>&1 || die "build failed; see $WORK/build.log"
+    TAP=$BUILD_DIR/bin/tap-diffgen
+}
+
+start_servers() {
+    if [[ " ${DIALECTS[*]} " == *" pg "* ]] || ((PROFILE)); then
+        bash "$ROOT/tests/servers/postgres.sh" start
+    fi
+    if [[ " ${DIALECTS[*]} " == *" my "* ]]; then
+        bash "$ROOT/tests/servers/mariadb.sh" start
+    fi
+}
+
+clean() {
+    local dialect
+    for dialect in "${DIALECTS[@]}"; do
+        log "$dialect: dropping every bench_* table"
+        "${dialect}_workload_drop" bench
+    done
+}
+
+# Both databases build their workloads at the same time: each build keeps one server process
+# busy, and there are two cores. Nothing is measured before both are done.
+prepare_workloads() {
+    local dialect config pids=() pid
+    for dialect in "$@"; do
+        (
+            for config in "${CONFIGS[@]}"; do
+                # shellcheck disable=SC2086 # two words on purpose
+                workload_prepare "$dialect" $config
+            done
+        ) &
+        pids+=("$!")
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || die "building the workloads failed"
+    done
+}
+
+# Numbers are only meaningful on a quiet machine; the report says how quiet it was.
+check_quiet() {
+    local dialect
+    for dialect in "${DIALECTS[@]}"; do "${dialect}_quiesce"; done
+    CPU_BUSY_BEFORE=$(cpu_busy 3)
+    LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+    log "before measuring: CPUs ${CPU_BUSY_BEFORE}% busy, load average $LOAD_BEFORE"
+    ((CPU_BUSY_BEFORE <= 10)) ||
+        log "warning: the machine is busy; the numbers will be lower than they should be"
+}
+
+# measure_workload DIALECT N T
+measure_workload() {
+    local dialect=$1 n=$2 tables=$3 prefix
+    prefix=$(workload_prefix "$n" "$tables")
+    "${dialect}_quiesce"
+    log "$dialect: measuring $prefix"
+    tap_measure "$dialect" "$prefix" "$tables"
+    reference_measure "$dialect" "$prefix" "$tables"
+    limit_measure "$dialect" "$prefix" "$tables"
+}
+
+main() {
+    local started dialect config
+    started=$(tdg_now)
+    mkdir -p "$WORK"
+    start_servers
+    if ((CLEAN)); then
+        clean
+        return 0
+    fi
+    build_tap
+    if ((!PROFILE_ONLY)); then
+        CONFIGS=("$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES")
+        prepare_workloads "${DIALECTS[@]}"
+        ((!PREPARE_ONLY)) || return 0
+        check_quiet
+        for dialect in "${DIALECTS[@]}"; do
+            for config in "${CONFIGS[@]}"; do
+                # shellcheck disable=SC2086 # two words on purpose
+                measure_workload "$dialect" $config
+            done
+        done
+        report_print "${DIALECTS[@]}"
+    fi
+    if ((PROFILE)); then
+        CONFIGS=("$SMALL_EVENTS $TABLES")
+        prepare_workloads pg
+        pg_quiesce
+        profile_run pg "$(workload_prefix "$SMALL_EVENTS" "$TABLES")" "$TABLES"
+    fi
+    log "done in $(tdg_elapsed "$started") s"
+}
+
+main

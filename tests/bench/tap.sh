@@ -1,0 +1,47 @@
+# shellcheck shell=bash
+# The tap over a whole backlog: from the beginning of the log, every record to /dev/null.
+
+# tap_config DIALECT PREFIX T -> path of the tap's config for that workload.
+tap_config() {
+    local dialect=$1 prefix=$2 tables=$3 file=$WORK/$2-$1.json name port sql_dialect list=""
+    if [[ $dialect == pg ]]; then
+        sql_dialect=postgres port=$PG_PORT
+    else
+        sql_dialect=mysql port=$MY_PORT
+    fi
+    while read -r name; do
+        list+="${list:+,}{\"table_name\":\"$name\",\"pk_column\":\"id\"}"
+    done < <(workload_tables "$prefix" "$tables")
+    cat >"$file" <<JSON
+{"sql_dialect":"$sql_dialect","host":"127.0.0.1","port":$port,"user":"$DB_USER",
+ "password":"$DB_PASSWORD","database":"$DB_NAME","diffgen_table":"${prefix}_diffgen",
+ "page_size":$WORKLOAD_PAGE,"tables":[$list]}
+JSON
+    printf '%s' "$file"
+}
+
+# tap_measure DIALECT PREFIX T: best of $REPEAT runs; stores tap.* results under DIALECT:PREFIX.
+tap_measure() {
+    local dialect=$1 prefix=$2 tables=$3 config label summary
+    config=$(tap_config "$dialect" "$prefix" "$tables")
+    label=tap-$dialect-$prefix
+    best_of "$REPEAT" "$dialect" "$label" "$TAP" --config "$config"
+    summary=$(grep -o 'sync done: .*' "$WORK/$label.err" | tail -n 1)
+    local pattern='sync done: ([0-9]+) events, ([0-9]+) records, ([0-9]+) diffgen queries, ([0-9]+) re-pull queries in ([0-9.e+-]+) s'
+    [[ $summary =~ $pattern ]] || {
+        tdg_log_tail "$WORK/$label.err"
+        die "no 'sync done' line from the tap"
+    }
+    local key=$dialect:$prefix
+    put "$key:events" "${BASH_REMATCH[1]}"
+    put "$key:records" "${BASH_REMATCH[2]}"
+    put "$key:diffgen_queries" "${BASH_REMATCH[3]}"
+    put "$key:repull_queries" "${BASH_REMATCH[4]}"
+    put "$key:sync_seconds" "${BASH_REMATCH[5]}"
+    put "$key:tap_wall" "$M_WALL"
+    put "$key:tap_cpu" "$M_CLIENT_CPU"
+    put "$key:tap_rss" "$M_RSS"
+    put "$key:tap_server_cpu" "$M_SERVER_CPU"
+    log "  tap: $summary; $(fmt %.2f "$M_WALL") s wall, $(fmt %.2f "$M_CLIENT_CPU") s tap CPU," \
+        "$(fmt %.2f "$M_SERVER_CPU") s server CPU, peak RSS $((M_RSS / 1024)) MiB"
+}
