@@ -23,11 +23,12 @@ PG_BIN=${TDG_PG_BIN:-/usr/lib/postgresql/15/bin}
 log() { tdg_log "$@"; }
 die() { tdg_die "$@"; }
 
-# The clients connect exactly as the tap does: TCP to 127.0.0.1 as the tap's user; psqlrc
-# and option files stay out of the way.
+# The clients connect exactly as the tap does: TCP to 127.0.0.1 as the tap's user, without TLS
+# (the test servers offer it; the tap's config disables it too, so the figures compare plain
+# connections); psqlrc and option files stay out of the way.
 pg_sql() {
     PGPASSWORD=$DB_PASSWORD "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
-        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME" "$@"
+        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME sslmode=disable" "$@"
 }
 
 # Superuser over the unix socket, for the one statement the tap's role may not run (CHECKPOINT).
@@ -38,7 +39,7 @@ pg_admin() {
 
 my_sql() {
     MYSQL_PWD=$DB_PASSWORD mariadb --no-defaults --protocol=tcp --host=127.0.0.1 \
-        --port="$MY_PORT" --user="$DB_USER" --batch "$@" "$DB_NAME"
+        --port="$MY_PORT" --user="$DB_USER" --skip-ssl --batch "$@" "$DB_NAME"
 }
 
 # pg_value SQL [OPTION...] / my_value SQL [OPTION...] -> the query's rows, unadorned.
@@ -194,11 +195,11 @@ command_line() {
 # The client commands as runner scripts write them (measure runs a file, not a function).
 pg_client_words() {
     printf '%s\n' env "PGPASSWORD=$DB_PASSWORD" "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
-        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME"
+        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME sslmode=disable"
 }
 
 my_client_words() {
     printf '%s\n' env "MYSQL_PWD=$DB_PASSWORD" mariadb --no-defaults --protocol=tcp \
-        --host=127.0.0.1 --port="$MY_PORT" --user="$DB_USER" --quick --batch --skip-column-names \
-        --database="$DB_NAME"
+        --host=127.0.0.1 --port="$MY_PORT" --user="$DB_USER" --skip-ssl --quick --batch \
+        --skip-column-names --database="$DB_NAME"
 }

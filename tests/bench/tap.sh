@@ -15,7 +15,7 @@ tap_config() {
     cat >"$file" <<JSON
 {"sql_dialect":"$sql_dialect","host":"127.0.0.1","port":$port,"user":"$DB_USER",
  "password":"$DB_PASSWORD","database":"$DB_NAME","diffgen_table":"${prefix}_diffgen",
- "page_size":$WORKLOAD_PAGE,"tables":[$list]}
+ "page_size":$WORKLOAD_PAGE,"ssl_mode":"disable","tables":[$list]}
 JSON
     printf '%s' "$file"
 }
