@@ -45,6 +45,21 @@ std::string firstLine(std::string_view text) {
     return line;
 }
 
+// libpq reports TLS failures without a SQLSTATE. A certificate that does not verify or does not
+// name the host, a CA or key file that is missing or unusable, a server without TLS when TLS is
+// required: none of them passes on a retry, and the ABI counts a refused certificate as failed
+// authentication. (libpq's messages are English unless the program sets a locale; in another
+// language they stay retryable I/O errors, the safe side.)
+bool isTlsSetupFailure(std::string_view message) {
+    constexpr std::string_view kFragments[] = {"certificate verify failed",
+                                               "does not match host name", "certificate file",
+                                               "private key file", "server does not support SSL"};
+    for (std::string_view fragment : kFragments) {
+        if (message.find(fragment) != std::string_view::npos) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 ErrorClass classifySqlstate(std::string_view sqlstate) {
@@ -101,7 +116,11 @@ sdk::DriverError connectError(PGconn* connection, const std::string& secret) {
         text = full.substr(0, codeEnd - 7) + full.substr(codeEnd);
     }
     ErrorClass kind = classifySqlstate(sqlstate);
-    if (sqlstate.empty() || kind.status == TDG_UNKNOWN) kind = {TDG_IO, true};
+    if (sqlstate.empty() && isTlsSetupFailure(text)) {
+        kind = {TDG_UNAUTHENTICATED, false};
+    } else if (sqlstate.empty() || kind.status == TDG_UNKNOWN) {
+        kind = {TDG_IO, true};
+    }
     return sdk::DriverError(kind.status,
                             "cannot connect to PostgreSQL: " + safeMessage(text, secret), sqlstate,
                             kind.retryable);
