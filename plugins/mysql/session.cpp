@@ -204,6 +204,11 @@ void Session::cancel() {
 
 void Session::fail(const ClientFailure& failure, std::string_view context) const {
     sdk::DriverError error = toDriverError(failure, context, settings_.password);
+    // Once the handshake is done, a TLS error is the transport failing (the server ended the
+    // session, the network dropped it), not a refused certificate: a new connection may pass.
+    if (mysql_ != nullptr && failure.code == CR_SSL_CONNECTION_ERROR) {
+        error = sdk::DriverError(TDG_IO, error.what(), error.sqlstate(), true, error.vendorCode());
+    }
     if (cancelRequested_.load() && error.status() != TDG_CANCELLED) {
         throw sdk::DriverError(TDG_CANCELLED, std::string("cancelled (") + error.what() + ")",
                                error.sqlstate(), false, error.vendorCode());
