@@ -26,7 +26,7 @@ JOBS=${TDG_JOBS:-2}
 CTEST_TIMEOUT=${TDG_CTEST_TIMEOUT:-900}
 PACKAGES=(build-essential cmake pkg-config libpoco-dev doctest-dev libpq-dev libmariadb-dev
     postgresql mariadb-server clang-format-14 libsqlite3-dev sqlite3 clang libclang-rt-14-dev
-    lintian dpkg-dev file git)
+    lintian dpkg-dev file git openssl)
 
 log() {
     printf 'run-all: %s\n' "$*" >&2

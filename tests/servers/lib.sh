@@ -133,3 +133,110 @@ tdg_keep_servers() {
         *) return 1 ;;
     esac
 }
+
+# TLS material both servers and the tests share, in $1/tls (made once, by the first caller):
+#   ca.crt / ca.key           the test CA
+#   server.crt / server.key   signed by it, for DNS:localhost only (no IP address): verify-full
+#                             must accept host localhost and refuse host 127.0.0.1
+#   client.crt / client.key   signed by it, CN=tap
+#   other-ca.crt              an unrelated CA, which must not verify the server
+# Keys are 0600: libpq refuses a client key that others may read.
+TDG_TLS_FILES=(ca.crt ca.key server.crt server.key client.crt client.key other-ca.crt)
+
+# tdg_tls_dir BASE -> the directory of the TLS files.
+tdg_tls_dir() {
+    printf '%s/tls' "$1"
+}
+
+# tdg_tls_env BASE: `export TDG_TEST_TLS_*=...` lines for the tests (stdout).
+tdg_tls_env() {
+    local dir
+    dir=$(tdg_tls_dir "$1")
+    printf 'export TDG_TEST_TLS_CA=%s\n' "$(tdg_quote "$dir/ca.crt")"
+    printf 'export TDG_TEST_TLS_OTHER_CA=%s\n' "$(tdg_quote "$dir/other-ca.crt")"
+    printf 'export TDG_TEST_TLS_CLIENT_CERT=%s\n' "$(tdg_quote "$dir/client.crt")"
+    printf 'export TDG_TEST_TLS_CLIENT_KEY=%s\n' "$(tdg_quote "$dir/client.key")"
+}
+
+tdg_tls_complete() {
+    local file
+    for file in "${TDG_TLS_FILES[@]}"; do
+        [[ -s $1/$file ]] || return 1
+    done
+}
+
+# tdg_tls_generate DIR: every file of TDG_TLS_FILES into the empty directory DIR.
+# Often called in a condition, where `set -e` does not apply: every step returns on failure.
+tdg_tls_generate() {
+    local dir=$1 days=3650
+    cat >"$dir/openssl.cnf" <<'CNF' || return
+[req]
+distinguished_name = dn
+prompt = no
+[dn]
+[ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+[server]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:localhost
+authorityKeyIdentifier = keyid
+[client]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = clientAuth
+authorityKeyIdentifier = keyid
+CNF
+    (
+        cd "$dir" || exit
+        umask 077
+        ssl() { openssl "$@" 2>>openssl.log; }
+        key() { ssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$1"; }
+        ca() {
+            key "$1.key" &&
+                ssl req -config openssl.cnf -x509 -new -key "$1.key" -subj "$2" -days $days \
+                    -sha256 -extensions ca -out "$1.crt"
+        }
+        signed() {
+            key "$1.key" &&
+                ssl req -config openssl.cnf -new -key "$1.key" -subj "$2" -out "$1.csr" &&
+                ssl x509 -req -in "$1.csr" -CA ca.crt -CAkey ca.key -CAcreateserial \
+                    -days $days -sha256 -extfile openssl.cnf -extensions "$1" -out "$1.crt"
+        }
+        ca ca "/CN=tap-diffgen test CA" &&
+            ca other-ca "/CN=tap-diffgen unrelated CA" &&
+            signed server "/CN=localhost" &&
+            signed client "/CN=tap" || exit
+        # The unrelated CA never signs anything.
+        rm -f other-ca.key ./*.csr ca.srl
+        # Certificates are public; keys stay with their owner.
+        chmod 0644 ./*.crt && chmod 0600 ./*.key
+    ) || return
+    rm -f "$dir/openssl.cnf" "$dir/openssl.log"
+}
+
+# tdg_tls_setup BASE: makes $BASE/tls once. Concurrent callers wait for the first; the files
+# are made in a scratch directory and renamed into place, so a reader never sees half of them.
+tdg_tls_setup() {
+    local base=$1 dir scratch
+    dir=$(tdg_tls_dir "$base")
+    command -v openssl >/dev/null 2>&1 || tdg_die "openssl not found (install openssl)"
+    exec 8>"$base/.tls.lock"
+    flock -w 120 8 || tdg_die "timed out waiting for the lock $base/.tls.lock"
+    if ! tdg_tls_complete "$dir"; then
+        tdg_log "making the test CA and certificates in $dir"
+        scratch=$(mktemp -d "$base/.tls.XXXXXX") || tdg_die "cannot make a directory in $base"
+        if ! tdg_tls_generate "$scratch"; then
+            [[ ! -s $scratch/openssl.log ]] || sed 's/^/    /' "$scratch/openssl.log" >&2
+            rm -rf "$scratch"
+            tdg_die "making the TLS certificates failed"
+        fi
+        chmod 0755 "$scratch"
+        rm -rf "$dir"
+        mv -T "$scratch" "$dir" || tdg_die "cannot move the TLS certificates to $dir"
+    fi
+    exec 8>&-
+}

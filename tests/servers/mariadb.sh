@@ -6,7 +6,8 @@
 #                       (does nothing when TDG_TEST_KEEP_SERVERS=1)
 #   mariadb.sh status   exit 0 when running and answering, 1 when running but not answering,
 #                       3 when not running
-#   mariadb.sh env      print `export TDG_TEST_MYSQL_*=...` lines for the tests (stdout)
+#   mariadb.sh env      print `export TDG_TEST_MYSQL_*=...` and `TDG_TEST_TLS_*` lines for the
+#                       tests (stdout)
 #
 # Settings (environment):
 #   TDG_TEST_MYSQL_PORT  TCP port on 127.0.0.1 (default 53306)
@@ -19,6 +20,8 @@
 # User `tap` / `tap-secret-pw` (at 127.0.0.1 and localhost) has ALL on tapdb.* and PROCESS
 # (to read information_schema.innodb_trx). OS root connects as `root` over the unix socket
 # without a password (TDG_TEST_MYSQL_ADMIN). As root the server runs with --user=root.
+# It offers TLS with the test CA's certificate for localhost ($TDG_TEST_DIR/tls, see lib.sh) and
+# accepts client certificates of that CA; no account requires TLS, so plain logins keep working.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -54,6 +57,16 @@ admin_words() {
 
 mariadb_admin_sql() {
     mariadb --no-defaults --protocol=socket --socket="$SOCKET" --user=root --batch "$@"
+}
+
+# A server started before the tests had TLS keeps running without it.
+warn_without_tls() {
+    local have
+    have=$(mariadb_admin_sql --skip-column-names -e 'SELECT @@have_ssl' 2>/dev/null) || return 0
+    [[ $have == YES ]] && return 0
+    tdg_log "warning: the running server has no TLS (it was started before TLS was set up);" \
+        "the TLS tests fail until it is restarted:" \
+        "TDG_TEST_KEEP_SERVERS=0 mariadb.sh stop, then mariadb.sh start"
 }
 
 # The pid of our server when it is alive, else nothing.
@@ -145,6 +158,7 @@ cmd_start() {
     mkdir -p "$BASE"
     [[ -d $DIR ]] || mkdir -m 0700 "$DIR"
     tdg_lock "$BASE/.mariadb.lock"
+    tdg_tls_setup "$BASE"
 
     pid=$(server_pid)
     if [[ -n $pid ]]; then
@@ -158,6 +172,7 @@ cmd_start() {
         if answering; then
             [[ -f $READY ]] || setup_database
             tdg_log "already running (pid $pid) on 127.0.0.1:$PORT, reusing it"
+            warn_without_tls
             return 0
         fi
         if tdg_pid_alive "$pid" mariadbd; then
@@ -173,12 +188,15 @@ cmd_start() {
     fi
     [[ -d $DATA/mysql ]] || install_db
 
+    local tls
+    tls=$(tdg_tls_dir "$BASE")
     local args=(--no-defaults --datadir="$DATA" --bind-address=127.0.0.1 --port="$PORT"
         --socket="$SOCKET" --pid-file="$PIDFILE" --skip-name-resolve
         --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci
         --default-time-zone="$MY_TIMEZONE"
         --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0
-        --innodb-buffer-pool-size=256M)
+        --innodb-buffer-pool-size=256M
+        --ssl-ca="$tls/ca.crt" --ssl-cert="$tls/server.crt" --ssl-key="$tls/server.key")
     ((EUID != 0)) || args=("${args[0]}" --user=root "${args[@]:1}")
     tdg_log "starting on 127.0.0.1:$PORT (log: $LOG)"
     # Own session and no inherited descriptors: the server must not hold a caller's pipe
@@ -257,6 +275,7 @@ cmd_env() {
     printf 'export TDG_TEST_MYSQL_DATABASE=%s\n' "$MY_DATABASE"
     printf 'export TDG_TEST_MYSQL_SOCKET=%s\n' "$(tdg_quote "$SOCKET")"
     printf 'export TDG_TEST_MYSQL_ADMIN=%s\n' "$(tdg_quote "$(admin_words) $MY_DATABASE")"
+    tdg_tls_env "$BASE"
 }
 
 case ${1:-} in

@@ -6,7 +6,8 @@
 #                        (does nothing when TDG_TEST_KEEP_SERVERS=1)
 #   postgres.sh status   exit 0 when running and accepting connections, 1 when running but
 #                        not answering, 3 when not running
-#   postgres.sh env      print `export TDG_TEST_PG_*=...` lines for the tests (stdout)
+#   postgres.sh env      print `export TDG_TEST_PG_*=...` and `TDG_TEST_TLS_*` lines for the
+#                        tests (stdout)
 #
 # Settings (environment):
 #   TDG_TEST_PG_PORT   TCP port on 127.0.0.1 (default 55432)
@@ -17,6 +18,9 @@
 #
 # The server listens on 127.0.0.1 only, authenticates TCP clients with scram-sha-256 and runs
 # with time zone America/New_York on purpose (the tap must not depend on the server's zone).
+# It offers TLS with the test CA's certificate for localhost ($TDG_TEST_DIR/tls, see lib.sh;
+# a copy of the server's files lives in $TDG_TEST_DIR/postgres/tls) and asks clients for a
+# certificate of that CA without requiring one; plain TCP logins keep working.
 # Login role `tap` / `tap-secret-pw` owns database `tapdb`. The superuser `postgres` connects
 # without a password over the unix socket in the server directory (TDG_TEST_PG_ADMIN).
 # As root the server runs as the OS user `postgres` (PostgreSQL refuses to run as root);
@@ -44,6 +48,7 @@ DIR=$BASE/postgres
 DATA=$DIR/data
 LOG=$DIR/postgres.log
 READY=$DIR/setup-done
+SERVER_TLS=$DIR/tls
 
 tdg_check_port "$PORT"
 [[ $BASE != *[[:space:]]* ]] || tdg_die "TDG_TEST_DIR must not contain white space: '$BASE'"
@@ -141,6 +146,29 @@ init_cluster() {
     tdg_log "cluster initialised in $(tdg_elapsed "$started")s"
 }
 
+# The server's certificate, key and CA in a directory of the cluster's owner: PostgreSQL refuses
+# a key that others may read, and as root the server runs as `postgres`, who may not read the
+# shared copies. Refreshed at every start.
+install_server_tls() {
+    local tls owner=() file
+    tls=$(tdg_tls_dir "$BASE")
+    ((EUID != 0)) || owner=(-o postgres -g postgres)
+    install -d -m 0700 "${owner[@]}" "$SERVER_TLS" || return
+    for file in server.crt server.key ca.crt; do
+        install -m 0600 "${owner[@]}" "$tls/$file" "$SERVER_TLS/$file" || return
+    done
+}
+
+# A server started before the tests had TLS keeps running without it.
+warn_without_tls() {
+    local ssl
+    ssl=$(psql_admin -d postgres -Atc 'SHOW ssl' 2>/dev/null) || return 0
+    [[ $ssl == on ]] && return 0
+    tdg_log "warning: the running server has no TLS (it was started before TLS was set up);" \
+        "the TLS tests fail until it is restarted:" \
+        "TDG_TEST_KEEP_SERVERS=0 postgres.sh stop, then postgres.sh start"
+}
+
 # Idempotent: role `tap` with its password, database `tapdb` owned by it.
 # Often called in a condition, where `set -e` does not apply: every step returns on failure.
 setup_database() {
@@ -165,6 +193,7 @@ cmd_start() {
     check_binaries
     prepare_dirs
     tdg_lock "$BASE/.postgres.lock"
+    tdg_tls_setup "$BASE"
 
     pid=$(server_pid)
     if [[ -n $pid ]]; then
@@ -178,6 +207,7 @@ cmd_start() {
         if answering; then
             [[ -f $READY ]] || setup_database
             tdg_log "already running (pid $pid) on 127.0.0.1:$PORT, reusing it"
+            warn_without_tls
             return 0
         fi
         if tdg_pid_alive "$pid" postgres; then
@@ -193,10 +223,13 @@ cmd_start() {
         tdg_die "port $PORT on 127.0.0.1 is in use by another process (set TDG_TEST_PG_PORT)"
     fi
     [[ -f $DATA/PG_VERSION ]] || init_cluster
+    install_server_tls || tdg_die "cannot install the server's TLS files in $SERVER_TLS"
 
     opts="-c listen_addresses=127.0.0.1 -p $PORT -k $DIR"
     opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     opts+=" -c max_connections=100 -c timezone=$PG_TIMEZONE"
+    opts+=" -c ssl=on -c ssl_cert_file=$SERVER_TLS/server.crt"
+    opts+=" -c ssl_key_file=$SERVER_TLS/server.key -c ssl_ca_file=$SERVER_TLS/ca.crt"
     tdg_log "starting on 127.0.0.1:$PORT (log: $LOG)"
     if ! as_owner "$PG_BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -s -o "$opts" start 9>&-; then
         tdg_log_tail "$LOG"
@@ -264,6 +297,7 @@ cmd_env() {
     printf 'export TDG_TEST_PG_DATABASE=%s\n' "$PG_DATABASE"
     printf 'export TDG_TEST_PG_SOCKET_DIR=%s\n' "$(tdg_quote "$DIR")"
     printf 'export TDG_TEST_PG_ADMIN=%s\n' "$(tdg_quote "$(psql_admin_words) -d $PG_DATABASE")"
+    tdg_tls_env "$BASE"
 }
 
 case ${1:-} in

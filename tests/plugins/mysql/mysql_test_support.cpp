@@ -14,6 +14,14 @@ std::string env(const char* name, const std::string& fallback) {
     return value != nullptr && value[0] != '\0' ? value : fallback;
 }
 
+// The client library sends host "localhost" to the unix socket that MYSQL_UNIX_PORT names (else
+// to its built-in default) and reads the variable once, when it initialises. Set before anything
+// connects, it makes "localhost" this test server, the name its TLS certificate carries. A value
+// already set wins.
+[[maybe_unused]] const bool kLocalhostIsTheTestServer = [] {
+    return ::setenv("MYSQL_UNIX_PORT", adminSocket().c_str(), 0) == 0;
+}();
+
 }  // namespace
 
 std::shared_ptr<const core::Plugin> plugin() {

@@ -48,6 +48,7 @@ private:
 };
 
 /// The server's unix socket: TDG_TEST_MYSQL_SOCKET, else where tests/servers/mariadb.sh puts it.
+/// Host "localhost" reaches the server through it (MYSQL_UNIX_PORT, set when the tests start).
 std::string adminSocket();
 
 }  // namespace tapdiffgen::mytest

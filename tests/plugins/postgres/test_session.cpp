@@ -81,15 +81,6 @@ TEST_CASE("bad settings are INVALID_ARGUMENT") {
     CHECK(connectFailure(db, {{"connect_timeout", "0"}}).status() == TDG_INVALID_ARGUMENT);
 }
 
-TEST_CASE("ssl_mode is passed to libpq") {
-    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    // The test server has no SSL: disable and prefer connect, require cannot.
-    CHECK_NOTHROW(pgtest::connect(db, {{"ssl_mode", "disable"}}));
-    CHECK_NOTHROW(pgtest::connect(db, {{"ssl_mode", "prefer"}}));
-    auto failure = connectFailure(db, {{"ssl_mode", "require"}});
-    CHECK(std::string(failure.what()).find("SSL") != std::string::npos);
-}
-
 TEST_CASE("sessions are named tap-diffgen and never left idle in transaction") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     testing::exec(db, R"SQL(
