@@ -1,25 +1,41 @@
 #include "tap-diffgen/sdk/event_page.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tapdiffgen::sdk {
 
 void EventPage::add(int64_t id, char op, std::string_view tableName,
                     const std::string_view* tableId, std::string_view tsCreated) {
-    Owned& owned = strings_.emplace_back();
-    owned.tableName.assign(tableName);
-    if (tableId != nullptr) owned.tableId.assign(*tableId);
-    owned.tsCreated.assign(tsCreated);
-
     TdgEvent event{};
     event.id = id;
     event.op = op;
     event.table_id_is_null = tableId == nullptr ? 1 : 0;
-    event.table_name = owned.tableName.c_str();
-    event.table_id = tableId == nullptr ? nullptr : owned.tableId.c_str();
-    event.table_id_size = owned.tableId.size();
-    event.ts_created = owned.tsCreated.empty() ? nullptr : owned.tsCreated.c_str();
+    event.table_id_size = tableId == nullptr ? 0 : tableId->size();
     events_.push_back(event);
+    offsets_.push_back({appendText(tableName), tableId == nullptr ? kNone : appendText(*tableId),
+                        tsCreated.empty() ? kNone : appendText(tsCreated)});
+}
+
+size_t EventPage::appendText(std::string_view text) {
+    size_t at = text_.size();
+    text_.append(text);
+    text_.push_back('\0');
+    return at;
+}
+
+void EventPage::resolveText() {
+    const char* base = text_.data();
+    auto at = [base](size_t offset) { return offset == kNone ? nullptr : base + offset; };
+    for (size_t i = 0; i < events_.size(); ++i) {
+        events_[i].table_name = at(offsets_[i].tableName);
+        events_[i].table_id = at(offsets_[i].tableId);
+        events_[i].ts_created = at(offsets_[i].tsCreated);
+    }
+    auto byId = [](const TdgEvent& a, const TdgEvent& b) { return a.id < b.id; };
+    if (!std::is_sorted(events_.begin(), events_.end(), byId)) {
+        std::stable_sort(events_.begin(), events_.end(), byId);
+    }
 }
 
 namespace {
@@ -31,6 +47,7 @@ void releasePage(TdgEventPage* page) {
 }  // namespace
 
 void EventPage::publish(std::unique_ptr<EventPage> page, TdgEventPage* out) {
+    page->resolveText();
     std::memset(out, 0, sizeof(*out));
     out->num_events = static_cast<int64_t>(page->events_.size());
     out->events = page->events_.data();

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,16 +22,26 @@ public:
     void setMark(const TdgHorizonMark& mark) { mark_ = mark; }
     size_t size() const { return events_.size(); }
 
-    /// Moves the page into `out`; out->release frees it.
+    /// Moves the page into `out`; out->release frees it. Events added out of id order are
+    /// sorted, so a statement whose row order the server does not promise is still safe.
     static void publish(std::unique_ptr<EventPage> page, TdgEventPage* out);
 
 private:
-    struct Owned {
-        std::string tableName;
-        std::string tableId;
-        std::string tsCreated;
+    // Where an event's strings start in text_; kNone for NULL.
+    struct TextOffsets {
+        size_t tableName;
+        size_t tableId;
+        size_t tsCreated;
     };
-    std::deque<Owned> strings_;  // deque: element addresses stay valid while growing
+    static constexpr size_t kNone = static_cast<size_t>(-1);
+
+    size_t appendText(std::string_view text);
+    void resolveText();
+
+    // Every string of the page, NUL-terminated, in one buffer: one allocation per growth
+    // rather than several per event. Pointers into it are set once, when it stops growing.
+    std::string text_;
+    std::vector<TextOffsets> offsets_;
     std::vector<TdgEvent> events_;
     int64_t rangeRowCount_ = -1;
     TdgHorizonMark mark_{};
