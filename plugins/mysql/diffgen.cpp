@@ -14,9 +14,18 @@ namespace {
 // Result columns of the page statement.
 enum PageColumn : size_t { kId, kTableName, kTableId, kOp, kTsCreated, kRangeRows, kNowMicros };
 
-// One statement, so the events, the range count and the clock share one read view. The count
-// covers every table; the mark row survives an empty page through the LEFT JOIN. Table names
-// are compared as bytes: diffgen.tablename usually has a case-insensitive collation, and the
+// How far past after_id the range count may look, in page sizes. Counting is only needed
+// when the page's own events do not fill their id range (gaps, or events of tables not
+// asked for); a range wider than this reports "cannot tell" instead of scanning further.
+constexpr int64_t kCountSpanPages = 16;
+
+// One statement, so the events, the range count and the clock share one read view. The first
+// row is the mark row (NULL id) with the count and the clock; the page's events follow in id
+// order, not sorted again (EventPage sorts should they ever arrive out of order). The count's
+// upper bound is a bound value: MariaDB does not narrow an index range with a sub-select's
+// result, and a count bounded by MAX(page.id) alone would scan the log to its end on every
+// page. When the page fills its range the CASE never reaches the count. Table names are
+// compared as bytes: diffgen.tablename usually has a case-insensitive collation, and the
 // filter must be exact.
 std::string pageSql(const std::string& diffgen, size_t names) {
     std::string filter = names == 0 ? "0 = 1"
@@ -26,35 +35,45 @@ std::string pageSql(const std::string& diffgen, size_t names) {
            "`op`, `ts_created` FROM " +
            diffgen + " WHERE `id` > ? AND `id` <= ? AND " + filter +
            " ORDER BY `id` LIMIT ?) "
-           "SELECT page.id, page.tablename, page.table_id, page.op, page.ts_created, "
-           "mark.range_rows, mark.now_us FROM (SELECT (SELECT COUNT(*) FROM " +
+           "SELECT NULL, NULL, NULL, NULL, NULL, "
+           "CASE WHEN s.n = COALESCE(s.last_id - ?, 0) THEN s.n "
+           "WHEN s.last_id > ? THEN -1 "
+           "ELSE (SELECT COUNT(*) FROM " +
            diffgen +
-           " AS d WHERE d.`id` > ? AND d.`id` <= (SELECT MAX(id) FROM page)) AS range_rows, "
-           "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) AS now_us) AS mark "
-           "LEFT JOIN page ON 1 = 1 ORDER BY page.id";
+           " AS d WHERE d.`id` > ? AND d.`id` <= ? AND d.`id` <= (SELECT MAX(`id`) FROM page)) "
+           "END, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) "
+           "FROM (SELECT COUNT(*) AS n, MAX(`id`) AS last_id FROM page) AS s "
+           "UNION ALL SELECT `id`, `tablename`, table_id, `op`, `ts_created`, NULL, NULL FROM page";
+}
+
+int64_t countSpanEnd(const sdk::PageRequest& request) {
+    int64_t span =
+        request.limit > INT64_MAX / kCountSpanPages ? INT64_MAX : request.limit * kCountSpanPages;
+    return request.afterId > INT64_MAX - span ? INT64_MAX : request.afterId + span;
 }
 
 const char* const kHorizonSql =
     "SELECT COUNT(*) FROM information_schema.INNODB_TRX "
     "WHERE trx_started <= FROM_UNIXTIME(?) AND trx_mysql_thread_id <> CONNECTION_ID()";
 
-// ts_created may be DATETIME, TIMESTAMP (both read in UTC) or text in the same shape.
-std::string tsCreatedText(ResultRow& row, const FieldInfo& field) {
-    std::string text;
-    if (row.isNull(kTsCreated)) return text;
+// ts_created may be DATETIME, TIMESTAMP (both read in UTC) or text in the same shape. Writes
+// into `text` (cleared first; left empty for NULL or unknown), reused from row to row.
+void tsCreatedText(ResultRow& row, const FieldInfo& field, std::string& raw, std::string& text) {
+    text.clear();
+    if (row.isNull(kTsCreated)) return;
     bool temporal = field.type == MYSQL_TYPE_DATETIME || field.type == MYSQL_TYPE_TIMESTAMP ||
                     field.type == MYSQL_TYPE_DATE;
     if (temporal) {
         if (appendTimestamp(row.time(kTsCreated), text)) text += "+00:00";
-        return text;
+        return;
     }
     bool textual = !field.isInteger() && field.type != MYSQL_TYPE_FLOAT &&
                    field.type != MYSQL_TYPE_DOUBLE && field.type != MYSQL_TYPE_TIME;
-    if (!textual) return text;  // no date in it: reported as unknown
-    std::string raw = row.bytes(kTsCreated);
+    if (!textual) return;  // no date in it: reported as unknown
+    raw.clear();
+    row.appendBytes(kTsCreated, raw);
     constexpr size_t kWithoutOffset = sizeof("YYYY-MM-DDTHH:MM:SS.ffffff") - 1;
     if (sdk::appendIsoTimestamp(raw, text) && text.size() == kWithoutOffset) text += "+00:00";
-    return text;
 }
 
 bool cannotReadTransactions(const sdk::DriverError& error) {
@@ -75,29 +94,45 @@ bool cannotReadTransactions(const sdk::DriverError& error) {
 void DiffgenLog::readPage(const sdk::PageRequest& request, sdk::EventPage& page) {
     size_t names = request.tableNames.empty() ? 0 : nameListSize(request.tableNames.size());
     Params params;
-    params.reserve(names + 4);
+    params.reserve(names + 7);
     params.addInt64(request.afterId);
     params.addInt64(request.upToId);
     for (size_t i = 0; i < names; ++i) {
         params.addText(request.tableNames[std::min(i, request.tableNames.size() - 1)]);
     }
     params.addInt64(request.limit);
+    const int64_t countEnd = countSpanEnd(request);
     params.addInt64(request.afterId);
+    params.addInt64(countEnd);
+    params.addInt64(request.afterId);
+    params.addInt64(countEnd);
 
     Cursor cursor(session_.prepared(pageSql(quoteTable(request.diffgen), names)), params);
+    bool marked = false;
+    // Reused from row to row: no allocation per event once they have grown.
+    std::string tableName, tableId, op, rawTs, tsCreated;
     while (cursor.next()) {
         ResultRow& row = cursor.row();
-        page.setRangeRowCount(row.asInt64(kRangeRows));
-        page.setMark(TdgHorizonMark{{kMarkVersion, row.asInt64(kNowMicros), 0, 0}});
-        if (row.isNull(kId)) continue;  // the mark row of an empty page
+        if (row.isNull(kId)) {
+            marked = true;
+            page.setRangeRowCount(row.asInt64(kRangeRows));
+            page.setMark(TdgHorizonMark{{kMarkVersion, row.asInt64(kNowMicros), 0, 0}});
+            continue;
+        }
 
-        std::string tableName = row.bytes(kTableName);
-        std::optional<std::string> tableId;
-        if (!row.isNull(kTableId)) tableId = row.bytes(kTableId);
-        std::string op = row.isNull(kOp) ? std::string() : row.bytes(kOp);
-        std::string_view tableIdView = tableId ? std::string_view(*tableId) : std::string_view();
+        tableName.clear();
+        row.appendBytes(kTableName, tableName);
+        tableId.clear();
+        if (!row.isNull(kTableId)) row.appendBytes(kTableId, tableId);
+        op.clear();
+        if (!row.isNull(kOp)) row.appendBytes(kOp, op);
+        tsCreatedText(row, cursor.fields()[kTsCreated], rawTs, tsCreated);
+        std::string_view tableIdView = tableId;
         page.add(row.asInt64(kId), op.empty() ? '\0' : op[0], tableName,
-                 tableId ? &tableIdView : nullptr, tsCreatedText(row, cursor.fields()[kTsCreated]));
+                 row.isNull(kTableId) ? nullptr : &tableIdView, tsCreated);
+    }
+    if (!marked) {
+        throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
     }
 }
 

@@ -65,31 +65,31 @@ int64_t parseInt64(std::string_view text, const char* what) {
     return value;
 }
 
-// The page, the count of its id range and the mark in one statement, so one snapshot; the
-// one-row `mark` LEFT JOIN keeps the mark when the page is empty. When the page's own events
-// fill its whole id range there is no gap to count, and the ELSE branch (an index scan of
-// the range) is never evaluated: PostgreSQL runs a CASE branch's sub-select only when it is
-// reached. @table@, @next@ and @snapshot@ stand for the quoted diffgen table and the
-// SnapshotSql parts.
+// The page, the count of its id range and the mark in one statement, so one snapshot. The
+// first row is the mark row (NULL id) and carries the count and the mark, the page's events
+// follow in id order; the page is read once into the CTE and not sorted again (EventPage
+// sorts should the rows ever arrive out of order). When the page's own events fill its whole
+// id range there is no gap to count, and the ELSE branch (an index scan of the range) is
+// never evaluated: PostgreSQL runs a CASE branch's sub-select only when it is reached.
+// @table@, @next@ and @snapshot@ stand for the quoted diffgen table and the SnapshotSql parts.
 constexpr const char* kPageSql = R"SQL(
-WITH mark AS (SELECT (@next@)::text AS next FROM @snapshot@),
-     page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
+WITH page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
                      "table_id"::text AS table_id, "op"::text AS op,
                      "ts_created"::timestamptz AS ts_created
                 FROM @table@
                WHERE "id" > $1::int8 AND "id" <= $2::int8 AND "tablename" = ANY ($3::text[])
                ORDER BY "id"
                LIMIT $4::int8),
-     span AS (SELECT CASE
-                     WHEN (SELECT count(*) FROM page) =
-                          coalesce((SELECT max(id) FROM page) - $1::int8, 0)
-                     THEN (SELECT count(*) FROM page)
-                     ELSE (SELECT count(*) FROM @table@ d
-                            WHERE d."id" > $1::int8 AND d."id" <= (SELECT max(id) FROM page))
-                     END AS n)
-SELECT p.id, p.tablename, p.table_id, p.op, p.ts_created, r.n, m.next
-  FROM mark m CROSS JOIN span r LEFT JOIN page p ON true
- ORDER BY p.id
+     stats AS (SELECT count(*) AS n, max(id) AS last_id FROM page)
+SELECT NULL::int8, NULL::text, NULL::text, NULL::text, NULL::timestamptz,
+       CASE WHEN st.n = coalesce(st.last_id - $1::int8, 0) THEN st.n
+            ELSE (SELECT count(*) FROM @table@ d
+                   WHERE d."id" > $1::int8 AND d."id" <= st.last_id)
+       END,
+       (@next@)::text
+  FROM stats st, @snapshot@
+UNION ALL
+SELECT id, tablename, table_id, op, ts_created, NULL, NULL FROM page
 )SQL";
 
 std::string replaceAll(std::string text, std::string_view placeholder, const std::string& value) {
@@ -126,16 +126,21 @@ void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::Eve
         .add(std::to_string(request.limit), oid::kInt8);
     Result rows = execute(session, pageSql(request.diffgen, snapshotSql(session)), params,
                           "reading diffgen table '" + request.diffgen.display() + "'");
-    if (rows.rows() == 0) {
+    int markRow = -1;
+    for (int row = 0; row < rows.rows(); ++row) {
+        if (rows.isNull(row, 0)) {
+            markRow = row;
+        } else {
+            addEvent(rows, row, page);
+        }
+    }
+    if (markRow < 0) {
         throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
     }
-    for (int row = 0; row < rows.rows(); ++row) {
-        if (!rows.isNull(row, 0)) addEvent(rows, row, page);
-    }
-    page.setRangeRowCount(parseInt64(rows.value(0, 5), "range row count"));
+    page.setRangeRowCount(parseInt64(rows.value(markRow, 5), "range row count"));
     TdgHorizonMark mark{};
     mark.words[0] = kPhaseFirst;
-    mark.words[1] = parseInt64(rows.value(0, 6), "next xid");
+    mark.words[1] = parseInt64(rows.value(markRow, 6), "next xid");
     page.setMark(mark);
 }
 

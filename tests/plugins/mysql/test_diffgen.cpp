@@ -131,6 +131,26 @@ TEST_CASE("mysql diffgen: range counts reveal gaps, in the same read as the even
     CHECK(filtered.rangeRowCount() == 5);
 }
 
+TEST_CASE("mysql diffgen: a range wider than sixteen pages is not counted") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    testing::exec(db, mytest::withTable(R"SQL(
+DROP TABLE IF EXISTS @T;
+CREATE TABLE @T (id BIGINT AUTO_INCREMENT PRIMARY KEY, tablename VARCHAR(64),
+  table_id BIGINT, op CHAR(1), ts_created DATETIME(6)) DEFAULT CHARSET = utf8mb4;
+INSERT INTO @T (id, tablename, table_id, op) VALUES (1, 'other', 1, 'i'), (40, 'A', 2, 'i');
+)SQL",
+                                        "tdg_my_dg_wide"));
+    auto conn = mytest::connect(db);
+    core::TableRef log{"", "tdg_my_dg_wide"};
+
+    // A page of 2 counts up to 32 ids past after_id: (0, 40] is too wide to count.
+    auto wide = conn->readDiffgenPage(log, 0, INT64_MAX, 2, {"A"});
+    CHECK(eventIds(wide) == std::vector<int64_t>{40});
+    CHECK(wide.rangeRowCount() == -1);
+    // A page of 3 counts up to 48 ids: both rows, the gap shows.
+    CHECK(conn->readDiffgenPage(log, 0, INT64_MAX, 3, {"A"}).rangeRowCount() == 2);
+}
+
 TEST_CASE("mysql diffgen: every page has a mark, empty pages too") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     createLog(db, "tdg_my_dg_marks");
