@@ -42,6 +42,24 @@ my_sql() {
         --port="$MY_PORT" --user="$DB_USER" --skip-ssl --batch "$@" "$DB_NAME"
 }
 
+# Root over the unix socket, for server settings.
+my_admin() {
+    mariadb --no-defaults --protocol=socket --socket="$SERVER_DIR/mariadb/mysqld.sock" \
+        --user=root --batch --skip-column-names "$@"
+}
+
+# my_buffer_pool BYTES: resizes InnoDB's buffer pool (online) and waits until it is done.
+my_buffer_pool() {
+    local deadline=$((SECONDS + 300)) status
+    my_admin -e "SET GLOBAL innodb_buffer_pool_size = $1"
+    while :; do
+        status=$(my_admin -e "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_resize_status'" | cut -f2)
+        [[ -z $status || $status == Completed* ]] && return 0
+        ((SECONDS < deadline)) || die "resizing the InnoDB buffer pool: $status"
+        sleep 1
+    done
+}
+
 # pg_value SQL [OPTION...] / my_value SQL [OPTION...] -> the query's rows, unadorned.
 pg_value() {
     local sql=$1

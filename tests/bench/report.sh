@@ -38,7 +38,7 @@ time_row() {
     local dialect=$1 n=$2 tables=$3 key wall
     key=$dialect:$(workload_prefix "$n" "$tables")
     wall=${RESULT[$key:tap_wall]}
-    printf '| %s | %s × %s | %s s | %s s (%s%%) | %s s (%s%%) | %s s | %s s | %s s | %s s |\n' \
+    printf '| %s | %s × %s | %s s | %s s (%s%%) | %s s (%s%%) | %s s | %s s | %s s | %s s | %s s |\n' \
         "$(dialect_name "$dialect")" "$(group "$n")" "$tables" "$(fmt %.2f "$wall")" \
         "$(fmt %.2f "${RESULT[$key:tap_cpu]}")" \
         "$(fmt %.0f "$(calc "100 * ${RESULT[$key:tap_cpu]} / $wall")")" \
@@ -46,6 +46,7 @@ time_row() {
         "$(fmt %.0f "$(calc "100 * ${RESULT[$key:tap_server_cpu]} / $wall")")" \
         "$(fmt %.2f "${RESULT[$key:sync_seconds]}")" \
         "$(fmt %.2f "${RESULT[$key:limit_all_wall]}")" \
+        "$(fmt %.2f "${RESULT[$key:limit_all_server_cpu]}")" \
         "$(fmt %.2f "${RESULT[$key:limit_pages_wall]}")" \
         "$(fmt %.2f "${RESULT[$key:limit_fetches_wall]}")"
 }
@@ -61,8 +62,13 @@ micros() {
 report_print() {
     local dialect big small wide
     printf '\n## tap-diffgen throughput (%s)\n\n' "$(date -u +%Y-%m-%d)"
-    printf '%s cores (%s), CPUs %s%% busy before measuring; best of %s runs each.\n\n' \
+    printf '%s cores (%s), CPUs %s%% busy before measuring; best of %s runs each.' \
         "$(nproc)" "$(uname -r)" "$CPU_BUSY_BEFORE" "$REPEAT"
+    if [[ " $* " == *" my "* ]]; then
+        printf " MariaDB's InnoDB buffer pool: %s MiB." \
+            "$(($(my_admin -e "SELECT @@innodb_buffer_pool_size") / 1048576))"
+    fi
+    printf '\n\n'
     printf '| database | events × tables | tap events/s | tap records/s | tap peak RSS |'
     printf ' diffgen / re-pull queries | JSON export rows/s | tap ÷ export |'
     printf ' limit records/s | tap ÷ limit | µs/event |\n'
@@ -79,8 +85,9 @@ report_print() {
     printf 'with the rows written to /dev/null.\n\n'
 
     printf '| database | events × tables | tap wall | tap CPU | server CPU during the tap |'
-    printf ' tap sync time | limit: all | limit: page reads | limit: key fetches |\n'
-    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+    printf ' tap sync time | limit: all | server CPU during the limit | limit: page reads alone |'
+    printf ' limit: key fetches alone |\n'
+    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     for dialect in "$@"; do
         for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
             # shellcheck disable=SC2086 # two words on purpose
