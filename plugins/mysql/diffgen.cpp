@@ -19,30 +19,43 @@ enum PageColumn : size_t { kId, kTableName, kTableId, kOp, kTsCreated, kRangeRow
 // asked for); a range wider than this reports "cannot tell" instead of scanning further.
 constexpr int64_t kCountSpanPages = 16;
 
-// One statement, so the events, the range count and the clock share one read view. The first
-// row is the mark row (NULL id) with the count and the clock; the page's events follow in id
-// order, not sorted again (EventPage sorts should they ever arrive out of order). The count's
-// upper bound is a bound value: MariaDB does not narrow an index range with a sub-select's
-// result, and a count bounded by MAX(page.id) alone would scan the log to its end on every
-// page. When the page fills its range the CASE never reaches the count. Table names are
-// compared as bytes: diffgen.tablename usually has a case-insensitive collation, and the
-// filter must be exact.
-std::string pageSql(const std::string& diffgen, size_t names) {
+// The events of a page, and `more` columns after them. Table names are compared as bytes:
+// diffgen.tablename usually has a case-insensitive collation, and the filter must be exact.
+std::string eventsSql(const std::string& diffgen, size_t names, const std::string& more = "") {
     std::string filter = names == 0 ? "0 = 1"
                                     : "CAST(CONVERT(`tablename` USING utf8mb4) AS BINARY) IN (" +
                                           placeholders(names) + ")";
-    return "WITH page AS (SELECT `id`, `tablename`, CAST(`table_id` AS CHAR) AS table_id, "
-           "`op`, `ts_created` FROM " +
-           diffgen + " WHERE `id` > ? AND `id` <= ? AND " + filter +
-           " ORDER BY `id` LIMIT ?) "
-           "SELECT NULL, NULL, NULL, NULL, NULL, "
+    return "SELECT `id`, `tablename`, CAST(`table_id` AS CHAR) AS table_id, `op`, `ts_created`" +
+           more + " FROM " + diffgen + " WHERE `id` > ? AND `id` <= ? AND " + filter +
+           " ORDER BY `id` LIMIT ?";
+}
+
+const char* const kClockSql = "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)";
+
+// Both statements return (id, tablename, table_id, op, ts_created, range count, clock); each
+// is one statement, so one read view, and NOW(6) is the statement's start.
+//
+// Plain: the events, each with the clock, no count.
+std::string plainPageSql(const std::string& diffgen, size_t names) {
+    return eventsSql(diffgen, names, std::string(", NULL, ") + kClockSql);
+}
+
+// Full: first the mark row (NULL id) with the count and the clock, then the events in id
+// order, not sorted again (EventPage sorts should they ever arrive out of order). The count's
+// upper bound is a bound value: MariaDB does not narrow an index range with a sub-select's
+// result, and a count bounded by MAX(page.id) alone would scan the log to its end on every
+// page. When the page fills its range the CASE never reaches the count.
+std::string fullPageSql(const std::string& diffgen, size_t names) {
+    return "WITH page AS (" + eventsSql(diffgen, names) +
+           ") SELECT NULL, NULL, NULL, NULL, NULL, "
            "CASE WHEN s.n = COALESCE(s.last_id - ?, 0) THEN s.n "
            "WHEN s.last_id > ? THEN -1 "
            "ELSE (SELECT COUNT(*) FROM " +
            diffgen +
            " AS d WHERE d.`id` > ? AND d.`id` <= ? AND d.`id` <= (SELECT MAX(`id`) FROM page)) "
-           "END, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) "
-           "FROM (SELECT COUNT(*) AS n, MAX(`id`) AS last_id FROM page) AS s "
+           "END, " +
+           kClockSql +
+           " FROM (SELECT COUNT(*) AS n, MAX(`id`) AS last_id FROM page) AS s "
            "UNION ALL SELECT `id`, `tablename`, table_id, `op`, `ts_created`, NULL, NULL FROM page";
 }
 
@@ -92,33 +105,59 @@ bool cannotReadTransactions(const sdk::DriverError& error) {
 }  // namespace
 
 void DiffgenLog::readPage(const sdk::PageRequest& request, sdk::EventPage& page) {
-    size_t names = request.tableNames.empty() ? 0 : nameListSize(request.tableNames.size());
+    pageReader_.read(request, page);
+}
+
+void DiffgenLog::readPlainPage(const sdk::PageRequest& request, sdk::EventPage& page) {
+    size_t names = nameSlots(request);
+    Params params = eventParams(request, names, 0);
+    readRows(session_.prepared(plainPageSql(quoteTable(request.diffgen), names)), params, page);
+}
+
+void DiffgenLog::readFullPage(const sdk::PageRequest& request, sdk::EventPage& page) {
+    size_t names = nameSlots(request);
+    Params params = eventParams(request, names, 4);
+    const int64_t countEnd = countSpanEnd(request);
+    params.addInt64(request.afterId);
+    params.addInt64(countEnd);
+    params.addInt64(request.afterId);
+    params.addInt64(countEnd);
+    if (!readRows(session_.prepared(fullPageSql(quoteTable(request.diffgen), names)), params,
+                  page)) {
+        throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
+    }
+}
+
+size_t DiffgenLog::nameSlots(const sdk::PageRequest& request) {
+    return request.tableNames.empty() ? 0 : nameListSize(request.tableNames.size());
+}
+
+// The events statement's parameters, with room for `more`.
+Params DiffgenLog::eventParams(const sdk::PageRequest& request, size_t names, size_t more) {
     Params params;
-    params.reserve(names + 7);
+    params.reserve(names + 3 + more);
     params.addInt64(request.afterId);
     params.addInt64(request.upToId);
     for (size_t i = 0; i < names; ++i) {
         params.addText(request.tableNames[std::min(i, request.tableNames.size() - 1)]);
     }
     params.addInt64(request.limit);
-    const int64_t countEnd = countSpanEnd(request);
-    params.addInt64(request.afterId);
-    params.addInt64(countEnd);
-    params.addInt64(request.afterId);
-    params.addInt64(countEnd);
+    return params;
+}
 
-    Cursor cursor(session_.prepared(pageSql(quoteTable(request.diffgen), names)), params);
+bool DiffgenLog::readRows(Statement& statement, Params& params, sdk::EventPage& page) {
+    Cursor cursor(statement, params);
     bool marked = false;
     // Reused from row to row: no allocation per event once they have grown.
     std::string tableName, tableId, op, rawTs, tsCreated;
     while (cursor.next()) {
         ResultRow& row = cursor.row();
-        if (row.isNull(kId)) {
-            marked = true;
-            page.setRangeRowCount(row.asInt64(kRangeRows));
+        if (!row.isNull(kRangeRows)) page.setRangeRowCount(row.asInt64(kRangeRows));
+        if (!marked && !row.isNull(kNowMicros)) {
             page.setMark(TdgHorizonMark{{kMarkVersion, row.asInt64(kNowMicros), 0, 0}});
-            continue;
+            marked = true;
         }
+        if (row.isNull(kId)) continue;  // the mark row
 
         tableName.clear();
         row.appendBytes(kTableName, tableName);
@@ -131,9 +170,7 @@ void DiffgenLog::readPage(const sdk::PageRequest& request, sdk::EventPage& page)
         page.add(row.asInt64(kId), op.empty() ? '\0' : op[0], tableName,
                  row.isNull(kTableId) ? nullptr : &tableIdView, tsCreated);
     }
-    if (!marked) {
-        throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
-    }
+    return marked;
 }
 
 std::optional<int64_t> DiffgenLog::maxId(const sdk::TableName& diffgen) {

@@ -6,8 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "params.hpp"
 #include "session.hpp"
+#include "statement.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/gapless_page_reader.hpp"
 
 namespace tapdiffgen::mysql {
 
@@ -17,16 +20,29 @@ constexpr int64_t kMarkVersion = 1;
 
 class DiffgenLog {
 public:
-    explicit DiffgenLog(Session& session) : session_(session) {}
+    explicit DiffgenLog(Session& session)
+        : session_(session),
+          pageReader_([this](const sdk::PageRequest& request,
+                             sdk::EventPage& page) { readPlainPage(request, page); },
+                      [this](const sdk::PageRequest& request, sdk::EventPage& page) {
+                          readFullPage(request, page);
+                      }) {}
 
     void readPage(const sdk::PageRequest& request, sdk::EventPage& page);
     std::optional<int64_t> maxId(const sdk::TableName& diffgen);
     sdk::HorizonState checkHorizon(const TdgHorizonMark& mark);
 
 private:
+    void readPlainPage(const sdk::PageRequest& request, sdk::EventPage& page);
+    void readFullPage(const sdk::PageRequest& request, sdk::EventPage& page);
+    static size_t nameSlots(const sdk::PageRequest& request);
+    static Params eventParams(const sdk::PageRequest& request, size_t names, size_t more);
+    /// Adds the events of a page statement's rows; false when no row carried the clock.
+    static bool readRows(Statement& statement, Params& params, sdk::EventPage& page);
     [[noreturn]] void horizonUnavailable(const std::string& reason);
 
     Session& session_;
+    sdk::GaplessPageReader pageReader_;
     std::optional<std::string> horizonUnavailable_;
 };
 

@@ -65,21 +65,31 @@ int64_t parseInt64(std::string_view text, const char* what) {
     return value;
 }
 
-// The page, the count of its id range and the mark in one statement, so one snapshot. The
-// first row is the mark row (NULL id) and carries the count and the mark, the page's events
-// follow in id order; the page is read once into the CTE and not sorted again (EventPage
-// sorts should the rows ever arrive out of order). When the page's own events fill its whole
-// id range there is no gap to count, and the ELSE branch (an index scan of the range) is
-// never evaluated: PostgreSQL runs a CASE branch's sub-select only when it is reached.
-// @table@, @next@ and @snapshot@ stand for the quoted diffgen table and the SnapshotSql parts.
-constexpr const char* kPageSql = R"SQL(
-WITH page AS (SELECT "id"::int8 AS id, "tablename"::text AS tablename,
-                     "table_id"::text AS table_id, "op"::text AS op,
-                     "ts_created"::timestamptz AS ts_created
-                FROM @table@
-               WHERE "id" > $1::int8 AND "id" <= $2::int8 AND "tablename" = ANY ($3::text[])
-               ORDER BY "id"
-               LIMIT $4::int8),
+// The events of a page.
+constexpr const char* kEventsSql = R"SQL(
+SELECT "id"::int8 AS id, "tablename"::text AS tablename,
+       "table_id"::text AS table_id, "op"::text AS op, "ts_created"::timestamptz AS ts_created
+  FROM @table@
+ WHERE "id" > $1::int8 AND "id" <= $2::int8 AND "tablename" = ANY ($3::text[])
+ ORDER BY "id"
+ LIMIT $4::int8
+)SQL";
+
+// Both statements return (id, tablename, table_id, op, ts_created, range count, mark); each
+// is one statement, so one snapshot. @events@ stands for kEventsSql, @table@ for the quoted
+// diffgen table, @next@ and @snapshot@ for the SnapshotSql parts.
+//
+// Plain: the events, each with the mark (an InitPlan, computed once), no count.
+constexpr const char* kPlainPageSql = R"SQL(
+SELECT page.*, NULL::int8, (SELECT (@next@)::text FROM @snapshot@) FROM (@events@) AS page
+)SQL";
+
+// Full: first the mark row (NULL id) with the count and the mark, then the events in id
+// order, read once into the CTE and not sorted again (EventPage sorts should they ever arrive
+// out of order). When the events fill their id range the ELSE branch (an index scan of the
+// range) is never evaluated: PostgreSQL runs a CASE branch's sub-select only when reached.
+constexpr const char* kFullPageSql = R"SQL(
+WITH page AS (@events@),
      stats AS (SELECT count(*) AS n, max(id) AS last_id FROM page)
 SELECT NULL::int8, NULL::text, NULL::text, NULL::text, NULL::timestamptz,
        CASE WHEN st.n = coalesce(st.last_id - $1::int8, 0) THEN st.n
@@ -100,8 +110,10 @@ std::string replaceAll(std::string text, std::string_view placeholder, const std
     return text;
 }
 
-std::string pageSql(const sdk::TableName& diffgen, const SnapshotSql& snapshot) {
-    std::string sql = replaceAll(kPageSql, "@table@", tableSql(diffgen));
+std::string pageSql(const char* statement, const sdk::TableName& diffgen,
+                    const SnapshotSql& snapshot) {
+    std::string sql = replaceAll(statement, "@events@", kEventsSql);
+    sql = replaceAll(std::move(sql), "@table@", tableSql(diffgen));
     sql = replaceAll(std::move(sql), "@next@", snapshot.nextXid);
     return replaceAll(std::move(sql), "@snapshot@", snapshot.current);
 }
@@ -116,32 +128,43 @@ void addEvent(const Result& rows, int row, sdk::EventPage& page) {
              tableId ? &*tableId : nullptr, created);
 }
 
-}  // namespace
-
-void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::EventPage& page) {
+// Runs one of the page statements; false when no row carried the mark.
+bool readPage(Session& session, const char* statement, const sdk::PageRequest& request,
+              sdk::EventPage& page) {
     Params params;
     params.add(std::to_string(request.afterId), oid::kInt8)
         .add(std::to_string(request.upToId), oid::kInt8)
         .add(arrayLiteral(request.tableNames), oid::kTextArray)
         .add(std::to_string(request.limit), oid::kInt8);
-    Result rows = execute(session, pageSql(request.diffgen, snapshotSql(session)), params,
-                          "reading diffgen table '" + request.diffgen.display() + "'");
-    int markRow = -1;
+    Result rows = execute(session, pageSql(statement, request.diffgen, snapshotSql(session)),
+                          params, "reading diffgen table '" + request.diffgen.display() + "'");
+    bool marked = false;
     for (int row = 0; row < rows.rows(); ++row) {
-        if (rows.isNull(row, 0)) {
-            markRow = row;
-        } else {
-            addEvent(rows, row, page);
+        if (!rows.isNull(row, 0)) addEvent(rows, row, page);
+        if (!rows.isNull(row, 5)) {
+            page.setRangeRowCount(parseInt64(rows.value(row, 5), "range row count"));
+        }
+        if (!marked && !rows.isNull(row, 6)) {
+            TdgHorizonMark mark{};
+            mark.words[0] = kPhaseFirst;
+            mark.words[1] = parseInt64(rows.value(row, 6), "next xid");
+            page.setMark(mark);
+            marked = true;
         }
     }
-    if (markRow < 0) {
+    return marked;
+}
+
+}  // namespace
+
+void readDiffgenPagePlain(Session& session, const sdk::PageRequest& request, sdk::EventPage& page) {
+    readPage(session, kPlainPageSql, request, page);
+}
+
+void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::EventPage& page) {
+    if (!readPage(session, kFullPageSql, request, page)) {
         throw sdk::DriverError(TDG_INTERNAL, "the diffgen page query returned no mark row");
     }
-    page.setRangeRowCount(parseInt64(rows.value(markRow, 5), "range row count"));
-    TdgHorizonMark mark{};
-    mark.words[0] = kPhaseFirst;
-    mark.words[1] = parseInt64(rows.value(markRow, 6), "next xid");
-    page.setMark(mark);
 }
 
 std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diffgen) {

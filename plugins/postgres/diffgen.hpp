@@ -15,6 +15,10 @@ namespace tapdiffgen::postgres {
 /// Events, the range row count and the mark, all from one statement and so one snapshot.
 void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::EventPage& page);
 
+/// Events and the mark from one statement, without the range row count: the cheaper read for
+/// a page that turns out to fill its id range (sdk::GaplessPageReader).
+void readDiffgenPagePlain(Session& session, const sdk::PageRequest& request, sdk::EventPage& page);
+
 std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diffgen);
 
 sdk::HorizonState checkHorizon(Session& session, const TdgHorizonMark& mark, TdgHorizonMark& next);

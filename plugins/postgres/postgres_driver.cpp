@@ -6,7 +6,13 @@
 
 namespace tapdiffgen::postgres {
 
-PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options) : session_(options) {}
+PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options)
+    : session_(options),
+      pageReader_([this](const sdk::PageRequest& request,
+                         sdk::EventPage& page) { readDiffgenPagePlain(session_, request, page); },
+                  [this](const sdk::PageRequest& request, sdk::EventPage& page) {
+                      postgres::readDiffgenPage(session_, request, page);
+                  }) {}
 
 Session& PostgresDriver::begin() {
     session_.clearCancelled();
@@ -25,7 +31,8 @@ std::vector<sdk::ColumnInfo> PostgresDriver::describeTable(const sdk::TableName&
 }
 
 void PostgresDriver::readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) {
-    postgres::readDiffgenPage(begin(), request, page);
+    begin();
+    pageReader_.read(request, page);
 }
 
 std::optional<int64_t> PostgresDriver::maxDiffgenId(const sdk::TableName& diffgen) {

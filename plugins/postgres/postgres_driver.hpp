@@ -11,6 +11,7 @@
 #include "catalog.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/gapless_page_reader.hpp"
 
 namespace tapdiffgen::postgres {
 
@@ -37,6 +38,7 @@ private:
 
     Session session_;
     std::map<CacheKey, TableDescription> descriptions_;
+    sdk::GaplessPageReader pageReader_;
 };
 
 }  // namespace tapdiffgen::postgres

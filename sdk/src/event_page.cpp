@@ -13,8 +13,24 @@ void EventPage::add(int64_t id, char op, std::string_view tableName,
     event.table_id_is_null = tableId == nullptr ? 1 : 0;
     event.table_id_size = tableId == nullptr ? 0 : tableId->size();
     events_.push_back(event);
+    highestId_ = std::max(highestId_, id);
     offsets_.push_back({appendText(tableName), tableId == nullptr ? kNone : appendText(*tableId),
                         tsCreated.empty() ? kNone : appendText(tsCreated)});
+}
+
+bool EventPage::fillsRangeAfter(int64_t afterId) const {
+    if (events_.empty() || highestId_ <= afterId) return false;
+    // Ids are unique and above afterId, so as many events as ids in the range means all of them.
+    return static_cast<uint64_t>(highestId_) - static_cast<uint64_t>(afterId) == events_.size();
+}
+
+void EventPage::clear() {
+    text_.clear();
+    offsets_.clear();
+    events_.clear();
+    highestId_ = INT64_MIN;
+    rangeRowCount_ = -1;
+    mark_ = TdgHorizonMark{};
 }
 
 size_t EventPage::appendText(std::string_view text) {

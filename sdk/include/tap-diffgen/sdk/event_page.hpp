@@ -21,6 +21,14 @@ public:
     void setRangeRowCount(int64_t count) { rangeRowCount_ = count; }
     void setMark(const TdgHorizonMark& mark) { mark_ = mark; }
     size_t size() const { return events_.size(); }
+    int64_t rangeRowCount() const { return rangeRowCount_; }
+
+    /// Whether the events are every id of (afterId, highest id]: then no other row, of any
+    /// table, can be in that range, and its row count is size().
+    bool fillsRangeAfter(int64_t afterId) const;
+
+    /// Forgets every event, the count and the mark.
+    void clear();
 
     /// Moves the page into `out`; out->release frees it. Events added out of id order are
     /// sorted, so a statement whose row order the server does not promise is still safe.
@@ -43,6 +51,7 @@ private:
     std::string text_;
     std::vector<TextOffsets> offsets_;
     std::vector<TdgEvent> events_;
+    int64_t highestId_ = INT64_MIN;
     int64_t rangeRowCount_ = -1;
     TdgHorizonMark mark_{};
 };
