@@ -91,7 +91,7 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
     for (auto& stream : streams) {
         EventPage page = connection.readDiffgenPage(diffgen, 0, INT64_MAX, config.pageSize,
                                                     {stream.definition->tableName});
-        std::unordered_map<std::string, size_t> streamOfTable{{stream.definition->tableName, 0}};
+        TableStreams streamOfTable{{stream.definition->tableName, 0}};
         std::vector<StreamKeyRule> rules{stream.keyRule};
         std::vector<bool> accept{true};
         PagePlan::Options options;

@@ -22,8 +22,10 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
     const bool skipBadEvents = options.skipBadEvents;
     // Per stream: canonical key → (position in page, event), so that the LAST event wins.
     std::vector<std::unordered_map<std::string, DrivingEvent>> latest(rules.size());
+    for (auto& events : latest) events.reserve(page.size() / rules.size() + 1);
     for (const TdgEvent& event : page) {
-        auto found = streamOfTable.find(event.table_name != nullptr ? event.table_name : "");
+        auto found = streamOfTable.find(
+            std::string_view(event.table_name != nullptr ? event.table_name : ""));
         if (found == streamOfTable.end() || !acceptStream[found->second]) continue;
         size_t stream = found->second;
         if (options.alreadySeen != nullptr &&
@@ -53,9 +55,11 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
             reject("table_id '" + std::string(rawKey) + "' is not a valid key value");
             continue;
         }
-        DrivingEvent driving{event.id, event.op, *key,
-                             event.ts_created != nullptr ? event.ts_created : ""};
-        latest[stream][driving.key] = std::move(driving);
+        DrivingEvent& driving = latest[stream][*key];
+        driving.id = event.id;
+        driving.op = event.op;
+        if (driving.key.empty()) driving.key = std::move(*key);
+        driving.tsCreated = event.ts_created != nullptr ? event.ts_created : "";
     }
     for (size_t stream = 0; stream < rules.size(); ++stream) {
         StreamPlan& plan = plans_[stream];
@@ -64,7 +68,6 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
                 !(options.repullDeletes && !rules[stream].tombstonesOnly)) {
                 plan.tombstones.push_back(std::move(event));
             } else if (!rules[stream].tombstonesOnly) {
-                plan.upsertIndex.emplace(key, plan.upserts.size());
                 plan.upserts.push_back(std::move(event));
             }
         }
@@ -73,7 +76,7 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
         std::sort(plan.tombstones.begin(), plan.tombstones.end(), byId);
         if (!plan.upserts.empty()) {
             std::sort(plan.upserts.begin(), plan.upserts.end(), byId);
-            plan.upsertIndex.clear();
+            plan.upsertIndex.reserve(plan.upserts.size());
             for (size_t i = 0; i < plan.upserts.size(); ++i) {
                 plan.upsertIndex.emplace(plan.upserts[i].key, i);
             }

@@ -27,9 +27,20 @@ private:
 struct DrivingEvent {
     int64_t id = 0;
     char op = 0;
-    std::string key;        // canonical (row_key.hpp)
-    std::string tsCreated;  // ISO 8601 with offset
+    std::string key;             // canonical (row_key.hpp)
+    std::string_view tsCreated;  // ISO 8601 with offset; points into the planned EventPage
 };
+
+/// Hashes std::string and std::string_view alike, so a map keyed by std::string is searched
+/// with a view and no string is built per lookup.
+struct TransparentStringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
+/// diffgen.tablename → stream index.
+using TableStreams =
+    std::unordered_map<std::string, size_t, TransparentStringHash, std::equal_to<>>;
 
 /// How each stream reads its key column, for dedup.
 struct StreamKeyRule {
@@ -38,18 +49,25 @@ struct StreamKeyRule {
     bool tombstonesOnly = false;
 };
 
+/// Not copyable: upsertIndex points into upserts.
 struct StreamPlan {
+    StreamPlan() = default;
+    StreamPlan(const StreamPlan&) = delete;
+    StreamPlan& operator=(const StreamPlan&) = delete;
+    StreamPlan(StreamPlan&&) = default;
+    StreamPlan& operator=(StreamPlan&&) = default;
+
     std::vector<DrivingEvent> upserts;     // i/u: re-pull the row
     std::vector<DrivingEvent> tombstones;  // d
-    /// canonical key → index into upserts (for matching re-pulled rows).
-    std::unordered_map<std::string, size_t> upsertIndex;
+    /// canonical key (a view of upserts[i].key) → i, for matching re-pulled rows.
+    std::unordered_map<std::string_view, size_t> upsertIndex;
 };
 
 class PagePlan {
 public:
     struct Options {
         /// diffgen.tablename → stream index; events of other tables are ignored.
-        const std::unordered_map<std::string, size_t>* streamOfTable = nullptr;
+        const TableStreams* streamOfTable = nullptr;
         /// Per stream index.
         const std::vector<StreamKeyRule>* rules = nullptr;
         /// Per stream index: whether this page is read for the stream.
@@ -63,6 +81,7 @@ public:
         bool repullDeletes = false;
     };
 
+    /// The plan points into `page`, which must outlive it.
     PagePlan(const EventPage& page, const Options& options);
 
     /// Plans indexed by stream; empty for streams with no event in the page.

@@ -19,7 +19,7 @@ void PlanEmitter::emit(StreamRuntime& stream, const StreamPlan& plan,
 }
 
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
-                                const std::string& deletedAt, const std::string& timeExtracted) {
+                                std::string_view deletedAt, const std::string& timeExtracted) {
     std::string& out = writer_.beginRecord(stream.definition->name);
     stream.renderer.appendTombstone(out, event.key, event.tsCreated, deletedAt);
     writer_.endRecord(timeExtracted);

@@ -34,8 +34,8 @@ private:
     int64_t keysPerFetch_;
     EmitCounters counters_;
 
-    void emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
-                       const std::string& deletedAt, const std::string& timeExtracted);
+    void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
+                       const std::string& timeExtracted);
     void repull(StreamRuntime& stream, const StreamPlan& plan, size_t begin, size_t end,
                 const std::string& timeExtracted);
 };

@@ -62,7 +62,7 @@ private:
     ReplayOptions options_;
     HorizonTracker horizon_;
     PlanEmitter emitter_;
-    std::unordered_map<std::string, size_t> streamOfTable_;
+    TableStreams streamOfTable_;
     std::vector<StreamKeyRule> rules_;
     ReplayStats stats_;
     std::chrono::steady_clock::time_point started_;
