@@ -47,16 +47,6 @@ core::DialectError connectError(const testing::DatabaseEnv& db,
     return testing::dialectErrorOf([&] { mytest::connect(db, extra); }, "the connection succeeded");
 }
 
-bool contains(const std::string& text, const std::string& fragment) {
-    return text.find(fragment) != std::string::npos;
-}
-
-void checkRefused(const core::DialectError& failure, const std::string& fragment) {
-    CHECK(failure.status() == TDG_UNAUTHENTICATED);
-    CHECK_FALSE(failure.retryable());
-    CHECK_MESSAGE(contains(failure.what(), fragment), std::string(failure.what()));
-}
-
 }  // namespace
 
 TEST_CASE("mysql tls: disable keeps the session in plain text") {
@@ -90,9 +80,10 @@ TEST_CASE("mysql tls: verify-ca accepts the test CA and refuses an unrelated one
     auto verified = mytest::connect(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.ca}});
     CHECK_FALSE(probe.cipherOf(*verified).empty());
 
-    checkRefused(connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
-                 "TLS/SSL error: self-signed certificate in certificate chain");
-    checkRefused(
+    testing::checkTlsRefused(
+        connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
+        "TLS/SSL error: self-signed certificate in certificate chain");
+    testing::checkTlsRefused(
         connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", "/nonexistent/ca.pem"}}),
         "TLS/SSL error");
 }
@@ -111,14 +102,14 @@ TEST_CASE(
     // speaks TLS just as well and the client checks the certificate against that name.
     CHECK_FALSE(probe.cipherOf(*mytest::connect(db, verifyFull("localhost", tls.ca))).empty());
 
-    checkRefused(connectError(db, verifyFull("127.0.0.1", tls.ca)),
-                 "TLS/SSL error: Validation of SSL server certificate failed");
+    testing::checkTlsRefused(connectError(db, verifyFull("127.0.0.1", tls.ca)),
+                             "TLS/SSL error: Validation of SSL server certificate failed");
     // The right name does not make an unrelated CA acceptable.
-    checkRefused(connectError(db, verifyFull("localhost", tls.otherCa)),
-                 "TLS/SSL error: self-signed certificate in certificate chain");
+    testing::checkTlsRefused(connectError(db, verifyFull("localhost", tls.otherCa)),
+                             "TLS/SSL error: self-signed certificate in certificate chain");
     // Nor does the system's CA store know the test CA.
-    checkRefused(connectError(db, {{"host", "localhost"}, {"ssl_mode", "verify-full"}}),
-                 "TLS/SSL error");
+    testing::checkTlsRefused(connectError(db, {{"host", "localhost"}, {"ssl_mode", "verify-full"}}),
+                             "TLS/SSL error");
 }
 
 TEST_CASE("mysql tls: an account that requires X509 gets in with the client certificate only") {
@@ -146,12 +137,14 @@ ALTER USER 'tap_x509'@'%' IDENTIFIED BY 'x509-secret-pw' REQUIRE X509;
     core::DialectError encryptedOnly = connectError(db, with({{"ssl_mode", "require"}}));
     CHECK(encryptedOnly.status() == TDG_UNAUTHENTICATED);
     CHECK(encryptedOnly.sqlstate() == "28000");
-    CHECK_MESSAGE(contains(encryptedOnly.what(), "Access denied for user 'tap_x509'"),
+    CHECK_MESSAGE(std::string(encryptedOnly.what()).find("Access denied for user 'tap_x509'") !=
+                      std::string::npos,
                   std::string(encryptedOnly.what()));
     core::DialectError plain = connectError(db, with({{"ssl_mode", "disable"}}));
     CHECK(plain.status() == TDG_UNAUTHENTICATED);
-    CHECK_MESSAGE(contains(plain.what(), "Access denied for user 'tap_x509'"),
-                  std::string(plain.what()));
+    CHECK_MESSAGE(
+        std::string(plain.what()).find("Access denied for user 'tap_x509'") != std::string::npos,
+        std::string(plain.what()));
 }
 
 TEST_CASE(

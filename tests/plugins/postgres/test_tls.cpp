@@ -51,17 +51,6 @@ core::DialectError connectFailure(const testing::DatabaseEnv& db,
     return testing::dialectErrorOf([&] { pgtest::connect(db, extra); }, "connect succeeded");
 }
 
-bool contains(const std::string& text, const std::string& fragment) {
-    return text.find(fragment) != std::string::npos;
-}
-
-// A refused certificate or TLS file is the configuration's to fix: no retry can pass.
-void checkRefused(const core::DialectError& failure, const std::string& fragment) {
-    CHECK(failure.status() == TDG_UNAUTHENTICATED);
-    CHECK_FALSE(failure.retryable());
-    CHECK_MESSAGE(contains(failure.what(), fragment), std::string(failure.what()));
-}
-
 }  // namespace
 
 TEST_CASE("tls: disable keeps the session in plain text") {
@@ -88,8 +77,9 @@ TEST_CASE("tls: verify-ca accepts the test CA and refuses an unrelated one") {
     auto verified = pgtest::connect(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.ca}});
     CHECK(probe.of(*verified) == kEncrypted);
 
-    checkRefused(connectFailure(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
-                 "SSL error: certificate verify failed");
+    testing::checkTlsRefused(
+        connectFailure(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
+        "SSL error: certificate verify failed");
 }
 
 TEST_CASE(
@@ -104,11 +94,11 @@ TEST_CASE(
     };
     CHECK(probe.of(*pgtest::connect(db, verifyFull("localhost", tls.ca))) == kEncrypted);
 
-    checkRefused(connectFailure(db, verifyFull("127.0.0.1", tls.ca)),
-                 "does not match host name \"127.0.0.1\"");
+    testing::checkTlsRefused(connectFailure(db, verifyFull("127.0.0.1", tls.ca)),
+                             "does not match host name \"127.0.0.1\"");
     // The right name does not make an unrelated CA acceptable.
-    checkRefused(connectFailure(db, verifyFull("localhost", tls.otherCa)),
-                 "certificate verify failed");
+    testing::checkTlsRefused(connectFailure(db, verifyFull("localhost", tls.otherCa)),
+                             "certificate verify failed");
 }
 
 TEST_CASE("tls: the server sees the client certificate") {
@@ -122,7 +112,7 @@ TEST_CASE("tls: the server sees the client certificate") {
                                                 {"ssl_key", tls.clientKey}});
     Row seen = probe.of(*withCertificate);
     CHECK(seen.at(0) == "BOOL:true");
-    CHECK_MESSAGE(contains(seen.at(1), "CN=tap"), seen.at(1));
+    CHECK_MESSAGE(seen.at(1).find("CN=tap") != std::string::npos, seen.at(1));
 
     auto without = pgtest::connect(db, {{"ssl_mode", "require"}});
     CHECK(probe.of(*without) == kEncrypted);
@@ -132,13 +122,15 @@ TEST_CASE("tls: files libpq cannot use refuse the connection") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     TDG_REQUIRE_TLS(tls, db);
     // Without ssl_root_cert libpq looks for ~/.postgresql/root.crt, which a test machine lacks.
-    checkRefused(connectFailure(db, {{"ssl_mode", "verify-ca"}}), "root certificate file");
-    checkRefused(connectFailure(db, {{"ssl_mode", "verify-full"},
-                                     {"ssl_root_cert", "/nonexistent/tdg-ca.crt"}}),
-                 "root certificate file \"/nonexistent/tdg-ca.crt\" does not exist");
+    testing::checkTlsRefused(connectFailure(db, {{"ssl_mode", "verify-ca"}}),
+                             "root certificate file");
+    testing::checkTlsRefused(connectFailure(db, {{"ssl_mode", "verify-full"},
+                                                 {"ssl_root_cert", "/nonexistent/tdg-ca.crt"}}),
+                             "root certificate file \"/nonexistent/tdg-ca.crt\" does not exist");
     // Likewise ~/.postgresql/postgresql.key for a certificate without its key.
-    checkRefused(connectFailure(db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}}),
-                 "certificate present, but not private key file");
+    testing::checkTlsRefused(
+        connectFailure(db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}}),
+        "certificate present, but not private key file");
 
     // A key that others may read would no longer be a secret.
     testing::ScratchDir dir;
@@ -147,7 +139,7 @@ TEST_CASE("tls: files libpq cannot use refuse the connection") {
     key << original.rdbuf();
     std::string exposed = dir.write("client.key", key.str());
     REQUIRE(::chmod(exposed.c_str(), 0644) == 0);
-    checkRefused(
+    testing::checkTlsRefused(
         connectFailure(
             db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}, {"ssl_key", exposed}}),
         "has group or world access");

@@ -171,4 +171,11 @@ core::DialectError dialectErrorOf(const std::function<void()>& call, const char*
     return core::DialectError(TDG_OK, "", "", false);
 }
 
+void checkTlsRefused(const core::DialectError& failure, const std::string& fragment) {
+    CHECK(failure.status() == TDG_UNAUTHENTICATED);
+    CHECK_FALSE(failure.retryable());
+    CHECK_MESSAGE(std::string(failure.what()).find(fragment) != std::string::npos,
+                  std::string(failure.what()));
+}
+
 }  // namespace tapdiffgen::testing

@@ -79,4 +79,8 @@ TdgStatus statusOf(const std::function<void()>& call, std::string* message = nul
 /// The DialectError `call` throws; fails the test with `unexpected` when it throws none.
 core::DialectError dialectErrorOf(const std::function<void()>& call, const char* unexpected);
 
+/// Checks a connection refused for its TLS setup: a certificate or TLS file is the
+/// configuration's to fix, so no retry can pass; the message names the problem (`fragment`).
+void checkTlsRefused(const core::DialectError& failure, const std::string& fragment);
+
 }  // namespace tapdiffgen::testing
