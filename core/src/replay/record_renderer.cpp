@@ -19,11 +19,17 @@ void appendCellJson(std::string& out, const TdgCell& cell) {
             appendInt64(out, cell.i64);
             return;
         case TDG_KIND_DECIMAL:
-        case TDG_KIND_JSON:
             if (cell.size == 0) {
                 out += "null";
             } else {
                 out.append(cell.data, cell.size);
+            }
+            return;
+        case TDG_KIND_JSON:
+            if (cell.size == 0) {
+                out += "null";
+            } else {
+                appendJsonDocument(out, text(cell));
             }
             return;
         case TDG_KIND_BYTES:

@@ -1,5 +1,6 @@
 #include "singer/json_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -97,6 +98,14 @@ void appendJsonString(std::string& out, std::string_view text) {
     }
     out.append(text.data() + runStart, text.size() - runStart);
     out.push_back('"');
+}
+
+void appendJsonDocument(std::string& out, std::string_view document) {
+    size_t start = out.size();
+    out.append(document);
+    std::replace_if(
+        out.begin() + static_cast<std::ptrdiff_t>(start), out.end(),
+        [](char c) { return c == '\n' || c == '\r'; }, ' ');
 }
 
 void appendHexString(std::string& out, std::string_view bytes) {

@@ -12,6 +12,11 @@ namespace tapdiffgen::core {
 /// characters, and replaces every invalid UTF-8 sequence with U+FFFD so the line stays valid.
 void appendJsonString(std::string& out, std::string_view text);
 
+/// Appends a JSON document as a value of the message being written. A valid document holds a
+/// line break only as white space between tokens (a string cannot contain one raw), so each
+/// becomes a space: the message stays on its one line.
+void appendJsonDocument(std::string& out, std::string_view document);
+
 /// Appends bytes as a JSON string of lowercase hex digits.
 void appendHexString(std::string& out, std::string_view bytes);
 

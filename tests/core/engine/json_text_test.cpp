@@ -49,3 +49,8 @@ TEST_CASE("cells render by kind") {
           R"("2024-02-29T13:14:15.000000+05:30")");
     CHECK(render(cell(TDG_KIND_DATE, "2024-02-29")) == R"("2024-02-29")");
 }
+
+TEST_CASE("a JSON document written over several lines stays on the message's line") {
+    CHECK(render(cell(TDG_KIND_JSON, "{\n  \"a\": [1,\r\n 2.50],\n\t\"b\": \"x\\ny\"\n}")) ==
+          "{   \"a\": [1,   2.50], \t\"b\": \"x\\ny\" }");
+}
