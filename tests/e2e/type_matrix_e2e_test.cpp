@@ -649,10 +649,10 @@ TypeMatrix mysqlMatrix() {
          "LONGBLOB",
          bytes,
          {{"X''", R"("")"}, {"X'00FF'", R"("00ff")"}, {"X'FF'", R"("ff")"}}},
-        // MariaDB's UUID and INET6 are read as their text (plugins/mysql/README.md: string).
+        // MariaDB's UUID and INET6 are read as their text; a UUID says so in its format.
         {"c_uuid",
          "UUID",
-         string,
+         R"({"type":["string","null"],"format":"uuid"})",
          {{"'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'", R"("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")"},
           {"'00000000-0000-0000-0000-000000000000'", R"("00000000-0000-0000-0000-000000000000")"},
           {"NULL", "null"}}},
