@@ -164,7 +164,7 @@ static_assert(offsetof(TdgScanRequest, key_column) == 32);
 static_assert(offsetof(TdgScanRequest, batch_rows) == 40);
 
 // TdgDriver
-static_assert(sizeof(TdgDriver) == 88);
+static_assert(sizeof(TdgDriver) == 96);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -178,6 +178,7 @@ static_assert(offsetof(TdgDriver, fetch_rows) == 56);
 static_assert(offsetof(TdgDriver, scan_table) == 64);
 static_assert(offsetof(TdgDriver, check_horizon) == 72);
 static_assert(offsetof(TdgDriver, cancel) == 80);
+static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // appended, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 
@@ -207,6 +208,9 @@ static_assert(std::is_same_v<decltype(TdgDriver::check_horizon),
                                            TdgHorizonMark*, TdgError*)>);
 static_assert(
     std::is_same_v<decltype(TdgDriver::cancel), TdgStatus (*)(TdgConnection*, TdgError*)>);
+static_assert(std::is_same_v<decltype(TdgDriver::fetch_rows_many),
+                             TdgStatus (*)(TdgConnection*, const TdgFetchRequest*, int64_t,
+                                           const TdgBatchSink*, void* const*, TdgError*)>);
 static_assert(std::is_same_v<TdgBatchSink, int32_t (*)(void*, const TdgRowBatch*)>);
 static_assert(std::is_same_v<TdgPluginInfoFn, const TdgPluginInfo* (*)()>);
 static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*, TdgError*)>);

@@ -1,5 +1,7 @@
 #include "plugin/dialect_connection.hpp"
 
+#include <deque>
+
 #include <cstring>
 #include <exception>
 
@@ -191,31 +193,72 @@ std::optional<int64_t> DialectConnection::maxDiffgenId(const TableRef& diffgen) 
     return maxId;
 }
 
+// A TdgFetchRequest and the arrays it points into.
+struct DialectConnection::FetchRequestStorage {
+    std::vector<const char*> columnNames;
+    std::vector<const char*> keyData;
+    std::vector<uint64_t> keySizes;
+    TdgFetchRequest request{};
+
+    FetchRequestStorage(const TableRef& table, const std::vector<std::string>& columns,
+                        const std::string& keyColumn, const std::vector<std::string>& keys,
+                        int64_t batchRows)
+        : columnNames(cStrings(columns)), keyData(cStrings(keys)) {
+        keySizes.reserve(keys.size());
+        for (const auto& key : keys) keySizes.push_back(key.size());
+        request.struct_size = sizeof(request);
+        request.num_columns = static_cast<int32_t>(columnNames.size());
+        request.table = toRef(table);
+        request.columns = columnNames.data();
+        request.key_column = keyColumn.c_str();
+        request.num_keys = static_cast<int64_t>(keys.size());
+        request.keys = keyData.data();
+        request.key_sizes = keySizes.data();
+        request.batch_rows = batchRows;
+    }
+};
+
 void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::string>& columns,
                                   const std::string& keyColumn,
                                   const std::vector<std::string>& keys,
                                   const BatchCallback& onBatch, int64_t batchRows) {
-    std::vector<const char*> columnNames = cStrings(columns);
-    std::vector<const char*> keyData = cStrings(keys);
-    std::vector<uint64_t> keySizes;
-    keySizes.reserve(keys.size());
-    for (const auto& key : keys) keySizes.push_back(key.size());
-    TdgFetchRequest request{};
-    request.struct_size = sizeof(request);
-    request.num_columns = static_cast<int32_t>(columnNames.size());
-    request.table = toRef(table);
-    request.columns = columnNames.data();
-    request.key_column = keyColumn.c_str();
-    request.num_keys = static_cast<int64_t>(keys.size());
-    request.keys = keyData.data();
-    request.key_sizes = keySizes.data();
-    request.batch_rows = batchRows;
+    FetchRequestStorage storage(table, columns, keyColumn, keys, batchRows);
     SinkContext sink{&onBatch, nullptr};
     ErrorGuard guard;
-    TdgStatus status =
-        plugin_->driver().fetch_rows(connection_, &request, &sinkTrampoline, &sink, &guard.error);
+    TdgStatus status = plugin_->driver().fetch_rows(connection_, &storage.request, &sinkTrampoline,
+                                                    &sink, &guard.error);
     if (sink.failure) std::rethrow_exception(sink.failure);
     check(status, guard.error, "fetch_rows");
+}
+
+void DialectConnection::fetchRowsMany(const std::vector<FetchSpec>& fetches, int64_t batchRows) {
+    if (plugin_->driver().fetch_rows_many == nullptr || fetches.size() < 2) {
+        for (const FetchSpec& fetch : fetches) {
+            fetchRows(*fetch.table, *fetch.columns, *fetch.keyColumn, fetch.keys, fetch.onBatch,
+                      batchRows);
+        }
+        return;
+    }
+    std::deque<FetchRequestStorage> storage;
+    std::vector<TdgFetchRequest> requests;
+    std::deque<SinkContext> sinks;
+    std::vector<TdgBatchSink> sinkFunctions(fetches.size(), &sinkTrampoline);
+    std::vector<void*> sinkContexts;
+    for (const FetchSpec& fetch : fetches) {
+        requests.push_back(
+            storage
+                .emplace_back(*fetch.table, *fetch.columns, *fetch.keyColumn, fetch.keys, batchRows)
+                .request);
+        sinkContexts.push_back(&sinks.emplace_back(SinkContext{&fetch.onBatch, nullptr}));
+    }
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().fetch_rows_many(
+        connection_, requests.data(), static_cast<int64_t>(requests.size()), sinkFunctions.data(),
+        sinkContexts.data(), &guard.error);
+    for (const SinkContext& sink : sinks) {
+        if (sink.failure) std::rethrow_exception(sink.failure);
+    }
+    check(status, guard.error, "fetch_rows_many");
 }
 
 void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,

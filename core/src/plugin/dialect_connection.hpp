@@ -86,6 +86,15 @@ private:
 using LogFunction = std::function<void(int level, const std::string& message)>;
 using BatchCallback = std::function<void(const TdgRowBatch& batch)>;
 
+/// One read of DialectConnection::fetchRowsMany; the pointed-to values outlive the call.
+struct FetchSpec {
+    const TableRef* table = nullptr;
+    const std::vector<std::string>* columns = nullptr;
+    const std::string* keyColumn = nullptr;
+    std::vector<std::string> keys;
+    BatchCallback onBatch;
+};
+
 class DialectConnection {
 public:
     /// Connects; options are the tap's settings as (key, text value).
@@ -108,6 +117,9 @@ public:
     void fetchRows(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, const std::vector<std::string>& keys,
                    const BatchCallback& onBatch, int64_t batchRows = 0);
+    /// fetchRows for each of `fetches`, in order, all handed to the plugin at once so that it
+    /// can pipeline them (one after the other when it cannot).
+    void fetchRowsMany(const std::vector<FetchSpec>& fetches, int64_t batchRows = 0);
     void scanTable(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
     /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).
@@ -116,6 +128,8 @@ public:
     void cancel();
 
 private:
+    struct FetchRequestStorage;
+
     std::shared_ptr<const Plugin> plugin_;
     TdgConnection* connection_ = nullptr;
     LogFunction log_;

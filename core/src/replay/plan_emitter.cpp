@@ -7,14 +7,47 @@
 
 namespace tapdiffgen::core {
 
-void PlanEmitter::emit(StreamRuntime& stream, const StreamPlan& plan,
-                       const std::string& timeExtracted) {
-    for (const DrivingEvent& event : plan.tombstones) {
-        emitTombstone(stream, event, event.tsCreated, timeExtracted);
+void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeExtracted) {
+    const size_t chunkSize = static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_));
+    std::vector<Chunk> chunks;
+    for (const Part& part : parts) {
+        for (const DrivingEvent& event : part.plan->tombstones) {
+            emitTombstone(*part.stream, event, event.tsCreated, timeExtracted);
+        }
+        for (size_t begin = 0; begin < part.plan->upserts.size(); begin += chunkSize) {
+            size_t end = std::min(part.plan->upserts.size(), begin + chunkSize);
+            chunks.push_back(
+                Chunk{part.stream, part.plan, begin, end, std::vector<bool>(end - begin, false)});
+        }
     }
-    size_t chunk = static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_));
-    for (size_t begin = 0; begin < plan.upserts.size(); begin += chunk) {
-        repull(stream, plan, begin, std::min(plan.upserts.size(), begin + chunk), timeExtracted);
+    if (chunks.empty()) return;
+
+    std::vector<FetchSpec> fetches;
+    fetches.reserve(chunks.size());
+    for (Chunk& chunk : chunks) {
+        FetchSpec& fetch = fetches.emplace_back();
+        const StreamDefinition& definition = *chunk.stream->definition;
+        fetch.table = &definition.table;
+        fetch.columns = &chunk.stream->renderer.columnNames();
+        fetch.keyColumn = &definition.keyColumn;
+        fetch.keys.reserve(chunk.end - chunk.begin);
+        for (size_t i = chunk.begin; i < chunk.end; ++i) {
+            fetch.keys.push_back(chunk.plan->upserts[i].key);
+        }
+        fetch.onBatch = [this, &chunk, &timeExtracted](const TdgRowBatch& batch) {
+            for (int64_t row = 0; row < batch.num_rows; ++row) {
+                emitRow(chunk, batch.cells + row * batch.num_columns, timeExtracted);
+            }
+        };
+    }
+    counters_.repullQueries += chunks.size();
+    connection_.fetchRowsMany(fetches);
+    for (Chunk& chunk : chunks) {
+        for (size_t i = chunk.begin; i < chunk.end; ++i) {
+            if (!chunk.found[i - chunk.begin]) {
+                emitTombstone(*chunk.stream, chunk.plan->upserts[i], timeExtracted, timeExtracted);
+            }
+        }
     }
 }
 
@@ -27,41 +60,23 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
     ++counters_.records;
 }
 
-void PlanEmitter::repull(StreamRuntime& stream, const StreamPlan& plan, size_t begin, size_t end,
-                         const std::string& timeExtracted) {
-    std::vector<std::string> keys;
-    keys.reserve(end - begin);
-    for (size_t i = begin; i < end; ++i) keys.push_back(plan.upserts[i].key);
-    std::vector<bool> found(end - begin, false);
+// A row whose key was not asked for in this chunk (a case-insensitive collation matching another
+// spelling), or that came twice, is not this event's row: skipped rather than emitted.
+void PlanEmitter::emitRow(Chunk& chunk, const TdgCell* cells, const std::string& timeExtracted) {
+    StreamRuntime& stream = *chunk.stream;
     const RecordRenderer& renderer = stream.renderer;
-    const size_t keyIndex = renderer.keyIndex();
-    const std::string& streamName = stream.definition->name;
-
-    auto onBatch = [&](const TdgRowBatch& batch) {
-        for (int64_t row = 0; row < batch.num_rows; ++row) {
-            const TdgCell* cells = batch.cells + row * batch.num_columns;
-            auto match = plan.upsertIndex.find(
-                normalizeKeyCell(cells[keyIndex], stream.keyRule.caseInsensitive));
-            // A row whose key was not asked for (a case-insensitive collation matching another
-            // spelling) is not this event's row: skip it rather than emit a stranger.
-            if (match == plan.upsertIndex.end() || match->second < begin || match->second >= end ||
-                found[match->second - begin]) {
-                continue;
-            }
-            found[match->second - begin] = true;
-            std::string& out = writer_.beginRecord(streamName);
-            renderer.appendRow(out, cells, plan.upserts[match->second].tsCreated);
-            writer_.endRecord(timeExtracted);
-            ++stream.recordCount;
-            ++counters_.records;
-        }
-    };
-    ++counters_.repullQueries;
-    connection_.fetchRows(stream.definition->table, renderer.columnNames(),
-                          stream.definition->keyColumn, keys, onBatch);
-    for (size_t i = begin; i < end; ++i) {
-        if (!found[i - begin]) emitTombstone(stream, plan.upserts[i], timeExtracted, timeExtracted);
+    auto match = chunk.plan->upsertIndex.find(
+        normalizeKeyCell(cells[renderer.keyIndex()], stream.keyRule.caseInsensitive));
+    if (match == chunk.plan->upsertIndex.end() || match->second < chunk.begin ||
+        match->second >= chunk.end || chunk.found[match->second - chunk.begin]) {
+        return;
     }
+    chunk.found[match->second - chunk.begin] = true;
+    std::string& out = writer_.beginRecord(stream.definition->name);
+    renderer.appendRow(out, cells, chunk.plan->upserts[match->second].tsCreated);
+    writer_.endRecord(timeExtracted);
+    ++stream.recordCount;
+    ++counters_.records;
 }
 
 }  // namespace tapdiffgen::core

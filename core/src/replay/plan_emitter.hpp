@@ -1,10 +1,12 @@
-// Turns a stream's page plan into RECORD messages: tombstones for deletes, and one batched
-// re-pull per chunk of keys for inserts and updates. A key the re-pull does not return is a
-// row that is gone by now, and becomes a tombstone too.
+// Turns a page's plans into RECORD messages: tombstones for deletes, and one batched re-pull
+// per chunk of keys for inserts and updates, every chunk of the page handed to the plugin at
+// once (it may pipeline them). A key the re-pull does not return is a row that is gone by
+// now, and becomes a tombstone too.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/page_plan.hpp"
@@ -23,8 +25,17 @@ public:
     PlanEmitter(DialectConnection& connection, MessageWriter& writer, int64_t keysPerFetch)
         : connection_(connection), writer_(writer), keysPerFetch_(keysPerFetch) {}
 
-    /// Emits everything `plan` asks for; timeExtracted goes on every record.
-    void emit(StreamRuntime& stream, const StreamPlan& plan, const std::string& timeExtracted);
+    /// One stream's plan for a page.
+    struct Part {
+        StreamRuntime* stream;
+        const StreamPlan* plan;
+    };
+
+    /// Emits everything the plans ask for; timeExtracted goes on every record.
+    void emit(const std::vector<Part>& parts, const std::string& timeExtracted);
+    void emit(StreamRuntime& stream, const StreamPlan& plan, const std::string& timeExtracted) {
+        emit({Part{&stream, &plan}}, timeExtracted);
+    }
 
     const EmitCounters& counters() const { return counters_; }
 
@@ -36,8 +47,16 @@ private:
 
     void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
                        const std::string& timeExtracted);
-    void repull(StreamRuntime& stream, const StreamPlan& plan, size_t begin, size_t end,
-                const std::string& timeExtracted);
+    // A chunk of one stream's upserts, [begin, end), and which of them the re-pull returned.
+    struct Chunk {
+        StreamRuntime* stream;
+        const StreamPlan* plan;
+        size_t begin;
+        size_t end;
+        std::vector<bool> found;
+    };
+
+    void emitRow(Chunk& chunk, const TdgCell* cells, const std::string& timeExtracted);
 };
 
 }  // namespace tapdiffgen::core

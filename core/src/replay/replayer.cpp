@@ -122,9 +122,11 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
     if (late) stats_.lateEvents += plan.eventsConsidered();
     const std::string timeExtracted = utcNowIso();
     uint64_t recordsBefore = emitter_.counters().records;
+    std::vector<PlanEmitter::Part> parts;
     for (size_t i = 0; i < streams_.size(); ++i) {
-        if (accept[i]) emitter_.emit(streams_[i], plan.streams()[i], timeExtracted);
+        if (accept[i]) parts.push_back({&streams_[i], &plan.streams()[i]});
     }
+    emitter_.emit(parts, timeExtracted);
     stats_.records += emitter_.counters().records - recordsBefore;
     stats_.repullQueries = emitter_.counters().repullQueries;
 }

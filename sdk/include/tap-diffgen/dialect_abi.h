@@ -427,6 +427,20 @@ typedef struct TdgDriver {
 
     /** Ask the running call on this connection to stop soon (any thread). Best effort. */
     TdgStatus (*cancel)(TdgConnection* connection, TdgError* error);
+
+    /* ---- appended to 1, optional: NULL, or beyond the host's struct_size, means absent ---- */
+
+    /**
+     * fetch_rows for num_requests requests at once (0.1.0). Request i's rows go to sinks[i]
+     * with sink_contexts[i]; every batch of request i is delivered before any of request i+1.
+     * A plugin may send every request before it reads the first answer (pipelining), so the
+     * server goes from one to the next without waiting for the host to consume rows. On a
+     * failure the call stops: rows of the requests before it may have been delivered, as with
+     * a fetch_rows that fails midway. The host falls back to fetch_rows when this is absent.
+     */
+    TdgStatus (*fetch_rows_many)(TdgConnection* connection, const TdgFetchRequest* requests,
+                                 int64_t num_requests, const TdgBatchSink* sinks,
+                                 void* const* sink_contexts, TdgError* error);
 } TdgDriver;
 
 /* ------------------------------------------------------------------------------------------ */

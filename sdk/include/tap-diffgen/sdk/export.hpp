@@ -11,8 +11,11 @@
 //                               "MyDB via libmydb")
 #pragma once
 
+#include <cstddef>
+#include <deque>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "tap-diffgen/dialect_abi.h"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
@@ -129,6 +132,27 @@ struct Trampolines {
             rows.flush();
         });
     }
+    static TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* requests,
+                                   int64_t count, const TdgBatchSink* sinks, void* const* contexts,
+                                   TdgError* error) noexcept {
+        return guarded(error, [&] {
+            if (count <= 0) return;
+            requireNonNull(requests, "fetch requests");
+            requireNonNull(sinks, "sinks");
+            requireNonNull(contexts, "sink contexts");
+            std::vector<FetchRequest> typed;
+            std::deque<RowBatchBuilder> builders;
+            std::vector<RowBatchBuilder*> rows;
+            for (int64_t i = 0; i < count; ++i) {
+                requireNonNull(reinterpret_cast<const void*>(sinks[i]), "sink");
+                typed.push_back(toFetchRequest(requests[i]));
+                rows.push_back(&builders.emplace_back(
+                    sinks[i], contexts[i], requests[i].num_columns,
+                    requests[i].batch_rows > 0 ? requests[i].batch_rows : 2048));
+            }
+            self(connection).fetchRowsMany(typed, rows);
+        });
+    }
     static TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -164,7 +188,8 @@ struct Trampolines {
                     "this plugin speaks ABI version " + std::to_string(TDG_ABI_VERSION_1) + " to " +
                     std::to_string(TDG_ABI_VERSION) + ", not " + std::to_string(version));
             }
-            if (driver->struct_size < sizeof(TdgDriver)) {
+            // Members appended to version 1 are filled only when the host's table has them.
+            if (driver->struct_size < offsetof(TdgDriver, fetch_rows_many)) {
                 throw invalidArgument("driver table is smaller than ABI version 1 requires");
             }
             driver->abi_version = TDG_ABI_VERSION_1;
@@ -178,6 +203,9 @@ struct Trampolines {
             driver->scan_table = &scanTable;
             driver->check_horizon = &checkHorizon;
             driver->cancel = &cancel;
+            if (driver->struct_size >= offsetof(TdgDriver, fetch_rows_many) + sizeof(void*)) {
+                driver->fetch_rows_many = &fetchRowsMany;
+            }
         });
     }
 };

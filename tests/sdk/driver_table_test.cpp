@@ -1,0 +1,62 @@
+// The SDK fills the driver table as far as the host's table reaches: a host built before
+// fetch_rows_many was appended still loads a plugin built after it.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "tap-diffgen/sdk/export.hpp"
+
+namespace {
+
+class NothingDriver : public tapdiffgen::sdk::IDialectDriver {
+public:
+    explicit NothingDriver(const tapdiffgen::sdk::ConnectOptions&) {}
+    std::string serverVersion() override { return "nothing"; }
+    std::vector<tapdiffgen::sdk::ColumnInfo> describeTable(
+        const tapdiffgen::sdk::TableName&) override {
+        return {};
+    }
+    void readDiffgenPage(const tapdiffgen::sdk::PageRequest&,
+                         tapdiffgen::sdk::EventPage&) override {}
+    std::optional<int64_t> maxDiffgenId(const tapdiffgen::sdk::TableName&) override {
+        return std::nullopt;
+    }
+    void fetchRows(const tapdiffgen::sdk::FetchRequest&,
+                   tapdiffgen::sdk::RowBatchBuilder&) override {}
+    void scanTable(const tapdiffgen::sdk::ScanRequest&,
+                   tapdiffgen::sdk::RowBatchBuilder&) override {}
+};
+
+using Init = tapdiffgen::sdk::detail::Trampolines<NothingDriver>;
+
+}  // namespace
+
+TEST_CASE("driver table: a host's table without fetch_rows_many is not written past its end") {
+    TdgDriver table;
+    std::memset(&table, 0xAB, sizeof(table));
+    table.struct_size = offsetof(TdgDriver, fetch_rows_many);
+    TdgError error{};
+    REQUIRE(Init::init(TDG_ABI_VERSION_1, &table, &error) == TDG_OK);
+    CHECK((table.cancel != nullptr));
+    unsigned char beyond[sizeof(void*)];
+    std::memcpy(beyond, reinterpret_cast<const unsigned char*>(&table) + table.struct_size,
+                sizeof(beyond));
+    for (unsigned char byte : beyond) CHECK(byte == 0xAB);
+}
+
+TEST_CASE("driver table: a current host gets fetch_rows_many") {
+    TdgDriver table{};
+    table.struct_size = sizeof(TdgDriver);
+    TdgError error{};
+    REQUIRE(Init::init(TDG_ABI_VERSION_1, &table, &error) == TDG_OK);
+    CHECK((table.fetch_rows_many != nullptr));
+}
+
+TEST_CASE("driver table: a table shorter than version 1 is refused") {
+    TdgDriver table{};
+    table.struct_size = offsetof(TdgDriver, cancel);
+    TdgError error{};
+    CHECK(Init::init(TDG_ABI_VERSION_1, &table, &error) == TDG_INVALID_ARGUMENT);
+    if (error.release != nullptr) error.release(&error);
+}
