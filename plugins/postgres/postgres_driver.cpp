@@ -46,6 +46,16 @@ void PostgresDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBu
         request, rows);
 }
 
+void PostgresDriver::fetchRowsMany(const std::vector<sdk::FetchRequest>& requests,
+                                   const std::vector<sdk::RowBatchBuilder*>& rows) {
+    postgres::fetchRowsMany(
+        begin(),
+        [this](const sdk::TableName& table, bool fresh) -> const TableDescription& {
+            return description(table, fresh);
+        },
+        requests, rows);
+}
+
 void PostgresDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     postgres::scanTable(
         begin(),

@@ -24,6 +24,8 @@ public:
     void readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) override;
     std::optional<int64_t> maxDiffgenId(const sdk::TableName& diffgen) override;
     void fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
+    void fetchRowsMany(const std::vector<sdk::FetchRequest>& requests,
+                       const std::vector<sdk::RowBatchBuilder*>& rows) override;
     void scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
     sdk::HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     void cancel() override;

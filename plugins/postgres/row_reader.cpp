@@ -6,6 +6,7 @@
 
 #include "array_literal.hpp"
 #include "cells.hpp"
+#include "pipeline.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -73,8 +74,10 @@ bool isStaleSqlstate(const std::string& sqlstate) {
     return sqlstate == "42703" || sqlstate == "42804" || sqlstate == "42883" || sqlstate == "42846";
 }
 
-// The result's column types are the ones the conversions were chosen for.
-void requireTypes(const RowStream& stream, const std::vector<ColumnPlan>& plan) {
+// The result's column types are the ones the conversions were chosen for. Rows is RowStream or
+// PipelinedRows.
+template <typename Rows>
+void requireTypes(const Rows& stream, const std::vector<ColumnPlan>& plan) {
     const std::vector<Oid>& types = stream.columnTypes();
     for (size_t i = 0; i < plan.size(); ++i) {
         if (types[i] != plan[i].resultType) {
@@ -83,8 +86,8 @@ void requireTypes(const RowStream& stream, const std::vector<ColumnPlan>& plan) 
     }
 }
 
-void writeRow(const RowStream& stream, size_t columns, CellWriter& writer,
-              sdk::RowBatchBuilder& rows) {
+template <typename Rows>
+void writeRow(const Rows& stream, size_t columns, CellWriter& writer, sdk::RowBatchBuilder& rows) {
     for (size_t i = 0; i < columns; ++i) {
         int column = static_cast<int>(i);
         writer.write(i, stream.isNull(column) ? std::nullopt : std::optional(stream.value(column)),
@@ -96,7 +99,8 @@ void writeRow(const RowStream& stream, size_t columns, CellWriter& writer,
 // Streams every row of `stream` into `rows`; the first `plan.size()` result columns are the
 // requested ones, and the next one (when `lastKey` is given) the scan key. Returns the number
 // of rows read.
-int64_t streamRows(RowStream& stream, const std::vector<ColumnPlan>& plan, CellWriter& writer,
+template <typename Rows>
+int64_t streamRows(Rows& stream, const std::vector<ColumnPlan>& plan, CellWriter& writer,
                    sdk::RowBatchBuilder& rows, std::optional<std::string>* lastKey = nullptr) {
     int64_t count = 0;
     try {
@@ -136,23 +140,77 @@ void withCurrentDescription(const Describer& describe, const sdk::TableName& tab
     }
 }
 
-void fetchOnce(Session& session, const TableDescription& description,
-               const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
-    std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
+// A fetch's statement, planned from a table description.
+struct PlannedFetch {
+    std::vector<ColumnPlan> plan;
+    std::string sql;
+    Params params;
+};
+
+PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequest& request) {
+    PlannedFetch fetch;
+    fetch.plan = planColumns(description, request.table, request.columns);
     const PgColumn& key = columnNamed(description, request.table, request.keyColumn);
     // Binding the keys as an array of the key's own type lets the primary key index serve
     // the lookup; a type without an array type is compared as text.
     std::string keySql =
         key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
-    std::string sql = "SELECT " + selectList(plan) + " FROM " + tableSql(request.table) +
-                      " WHERE " + keySql + " = ANY ($1)";
-    Params params;
-    params.add(arrayLiteral(request.keys), key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    fetch.sql = "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) +
+                " WHERE " + keySql + " = ANY ($1)";
+    fetch.params.add(arrayLiteral(request.keys),
+                     key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    return fetch;
+}
 
-    RowStream stream(session, sql, params, "reading table '" + request.table.display() + "'");
+void fetchOnce(Session& session, const TableDescription& description,
+               const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
+    PlannedFetch fetch = planFetch(description, request);
+    RowStream stream(session, fetch.sql, fetch.params,
+                     "reading table '" + request.table.display() + "'");
     WarnedColumns warned;
-    CellWriter writer(session.options(), request.table.display(), plan, warned);
-    streamRows(stream, plan, writer, rows);
+    CellWriter writer(session.options(), request.table.display(), fetch.plan, warned);
+    streamRows(stream, fetch.plan, writer, rows);
+}
+
+// Sends every request with a key at once and streams their rows in order. Returns how many
+// requests are done: one whose table changed under the cached description stops it there,
+// before any of its rows, for the caller to read it and the rest one by one.
+size_t fetchPipelined(Session& session, const TableDescriber& describe,
+                      const std::vector<sdk::FetchRequest>& requests,
+                      const std::vector<sdk::RowBatchBuilder*>& rows) {
+    std::vector<PlannedFetch> fetches;
+    std::vector<PipelinedStatement> statements;
+    try {
+        for (const sdk::FetchRequest& request : requests) {
+            fetches.push_back(planFetch(describe(request.table, false), request));
+            if (!request.keys.empty()) {
+                statements.push_back({fetches.back().sql, fetches.back().params,
+                                      "reading table '" + request.table.display() + "'"});
+            }
+        }
+    } catch (const StaleDescription&) {
+        return 0;
+    }
+    if (statements.empty()) {
+        for (sdk::RowBatchBuilder* builder : rows) builder->flush();
+        return requests.size();
+    }
+    PipelinedRows pipeline(session, std::move(statements));
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (!requests[i].keys.empty()) {
+            pipeline.nextStatement();
+            WarnedColumns warned;
+            CellWriter writer(session.options(), requests[i].table.display(), fetches[i].plan,
+                              warned);
+            try {
+                streamRows(pipeline, fetches[i].plan, writer, *rows[i]);
+            } catch (const StaleDescription&) {
+                return i;
+            }
+        }
+        rows[i]->flush();
+    }
+    return requests.size();
 }
 
 // One keyset batch: rows with key > *lastKey (all when nullopt); moves *lastKey forward.
@@ -184,6 +242,19 @@ void fetchRows(Session& session, const Describer& describe, const sdk::FetchRequ
     withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
         fetchOnce(session, description, request, rows);
     });
+}
+
+void fetchRowsMany(Session& session, const TableDescriber& describe,
+                   const std::vector<sdk::FetchRequest>& requests,
+                   const std::vector<sdk::RowBatchBuilder*>& rows) {
+    size_t done = requests.size() > 1 ? fetchPipelined(session, describe, requests, rows) : 0;
+    for (size_t i = done; i < requests.size(); ++i) {
+        const sdk::TableName& table = requests[i].table;
+        fetchRows(
+            session, [&](bool fresh) -> const TableDescription& { return describe(table, fresh); },
+            requests[i], *rows[i]);
+        rows[i]->flush();
+    }
 }
 
 void scanTable(Session& session, const Describer& describe, const sdk::ScanRequest& request,

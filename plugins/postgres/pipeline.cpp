@@ -1,0 +1,137 @@
+#include "pipeline.hpp"
+
+#include <poll.h>
+
+#include "errors.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+// Parallel arrays as libpq wants them, pointing into `params`.
+std::vector<const char*> rawValues(const Params& params) {
+    std::vector<const char*> values;
+    values.reserve(params.values.size());
+    for (const auto& value : params.values) values.push_back(value ? value->c_str() : nullptr);
+    return values;
+}
+
+}  // namespace
+
+PipelinedRows::PipelinedRows(Session& session, std::vector<PipelinedStatement> statements)
+    : connection_(session.handle()), statements_(std::move(statements)) {
+    if (PQenterPipelineMode(connection_) == 0) throw resultError(nullptr, connection_, context());
+    try {
+        send();
+    } catch (...) {
+        finish();
+        throw;
+    }
+}
+
+PipelinedRows::~PipelinedRows() { finish(); }
+
+// The statement being read, or the first before reading starts.
+const std::string& PipelinedRows::context() const {
+    static const std::string none = "reading tables";
+    if (statements_.empty()) return none;
+    return statements_[current_ == 0 ? 0 : current_ - 1].context;
+}
+
+void PipelinedRows::send() {
+    // Non-blocking while sending: with every statement queued and none of its rows read, a
+    // blocking write could wait on a server that waits for us to read.
+    if (PQsetnonblocking(connection_, 1) != 0) throw resultError(nullptr, connection_, context());
+    for (const PipelinedStatement& statement : statements_) {
+        std::vector<const char*> values = rawValues(statement.params);
+        std::vector<Oid> types = statement.params.types;
+        types.resize(values.size(), 0);
+        if (PQsendQueryParams(connection_, statement.sql.c_str(), static_cast<int>(values.size()),
+                              types.data(), values.data(), nullptr, nullptr, 0) == 0) {
+            throw resultError(nullptr, connection_, statement.context);
+        }
+        ++sent_;
+    }
+    if (PQpipelineSync(connection_) == 0) throw resultError(nullptr, connection_, context());
+    synced_ = true;
+    flushWithoutDeadlock();
+    if (PQsetnonblocking(connection_, 0) != 0) throw resultError(nullptr, connection_, context());
+}
+
+// Writes what libpq has queued, reading the server's answers into libpq's buffer meanwhile.
+void PipelinedRows::flushWithoutDeadlock() {
+    for (;;) {
+        int pending = PQflush(connection_);
+        if (pending == 0) return;
+        if (pending < 0) throw resultError(nullptr, connection_, context());
+        pollfd socket{PQsocket(connection_), POLLIN | POLLOUT, 0};
+        if (poll(&socket, 1, -1) < 0) continue;  // interrupted by a signal: look again
+        if ((socket.revents & POLLIN) != 0 && PQconsumeInput(connection_) == 0) {
+            throw resultError(nullptr, connection_, context());
+        }
+    }
+}
+
+bool PipelinedRows::nextStatement() {
+    if (current_ >= sent_) return false;
+    ++current_;
+    statementDone_ = false;
+    types_.clear();
+    row_.reset();
+    // Single-row mode is chosen per statement, before its first result is read. Without it
+    // the whole result would arrive as one, which next() must never take for the end.
+    if (PQsetSingleRowMode(connection_) == 0) {
+        throw sdk::DriverError(TDG_INTERNAL,
+                               context() + ": cannot read a pipelined statement row by row");
+    }
+    return true;
+}
+
+bool PipelinedRows::next() {
+    if (statementDone_) return false;
+    row_.reset(PQgetResult(connection_));
+    ExecStatusType status = PQresultStatus(row_.get());
+    if (status == PGRES_SINGLE_TUPLE) {
+        if (types_.empty()) {
+            for (int i = 0; i < PQnfields(row_.get()); ++i)
+                types_.push_back(PQftype(row_.get(), i));
+        }
+        return true;
+    }
+    ResultPtr last = std::move(row_);
+    statementDone_ = true;
+    // The statement's results end with a NULL.
+    while (PGresult* rest = PQgetResult(connection_)) PQclear(rest);
+    if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
+    throw resultError(last.get(), connection_, context());
+}
+
+std::string_view PipelinedRows::value(int column) const {
+    return {PQgetvalue(row_.get(), 0, column),
+            static_cast<size_t>(PQgetlength(row_.get(), 0, column))};
+}
+
+// Each statement not yet read ends with a NULL result (after its rows, or after PIPELINE_ABORTED
+// once one has failed); the sync comes last. A broken connection ends it early.
+void PipelinedRows::finish() noexcept {
+    row_.reset();
+    PQsetnonblocking(connection_, 0);
+    // Statements queued without a sync would never be answered: send one, so they are.
+    if (!synced_ && (PQpipelineSync(connection_) == 0 || PQflush(connection_) != 0)) {
+        PQexitPipelineMode(connection_);
+        return;  // the connection is broken; the session reports it on its next use
+    }
+    size_t endsExpected = sent_ - current_ + (statementDone_ ? 0 : 1);
+    for (size_t ends = 0; PQstatus(connection_) == CONNECTION_OK;) {
+        PGresult* result = PQgetResult(connection_);
+        if (result == nullptr) {
+            if (++ends > endsExpected) break;  // nothing more is coming
+            continue;
+        }
+        bool synced = PQresultStatus(result) == PGRES_PIPELINE_SYNC;
+        PQclear(result);
+        if (synced) break;
+    }
+    PQexitPipelineMode(connection_);
+}
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,61 @@
+// Several statements sent at once in libpq's pipeline mode, their rows read one statement after
+// the other, row by row (single-row mode), so the server goes on to the next statement while the
+// host is still consuming rows of the one before.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "session.hpp"
+#include "statement.hpp"
+
+namespace tapdiffgen::postgres {
+
+/// One statement of a pipeline; `context` names it in errors ("reading table 'x'").
+struct PipelinedStatement {
+    std::string sql;
+    Params params;
+    std::string context;
+};
+
+class PipelinedRows {
+public:
+    /// Sends every statement and a sync; throws DriverError.
+    PipelinedRows(Session& session, std::vector<PipelinedStatement> statements);
+    /// Reads what is left, whatever state the reads stopped in, and leaves pipeline mode, so
+    /// the session is idle again.
+    ~PipelinedRows();
+    PipelinedRows(const PipelinedRows&) = delete;
+    PipelinedRows& operator=(const PipelinedRows&) = delete;
+
+    /// Moves on to the next statement's rows (the first, on the first call); false after the
+    /// last. The previous statement's rows must all have been read.
+    bool nextStatement();
+    /// The current statement's next row; false at its end. Throws DriverError on its failure.
+    bool next();
+    /// Column type OIDs of the current statement, known after its first row.
+    const std::vector<Oid>& columnTypes() const { return types_; }
+    bool isNull(int column) const { return PQgetisnull(row_.get(), 0, column); }
+    std::string_view value(int column) const;
+
+private:
+    void send();
+    const std::string& context() const;
+    void flushWithoutDeadlock();
+    void finish() noexcept;
+
+    PGconn* connection_;
+    std::vector<PipelinedStatement> statements_;
+    size_t sent_ = 0;
+    size_t current_ = 0;  // 1-based: 0 before the first nextStatement()
+    bool synced_ = false;
+    bool statementDone_ = true;
+    ResultPtr row_;
+    std::vector<Oid> types_;
+};
+
+}  // namespace tapdiffgen::postgres

@@ -1,0 +1,158 @@
+// fetch_rows_many: several re-pulls sent together (libpq pipeline mode) and answered in order;
+// a failure midway, and a table that changed since it was described.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "pg_test_support.hpp"
+
+using namespace tapdiffgen;
+using testing::statusOf;
+
+namespace {
+
+// What each request received, and the order requests were answered in.
+struct ManyCollector {
+    std::vector<testing::Collector> perRequest;
+    std::vector<size_t> answerOrder;
+
+    explicit ManyCollector(size_t requests) : perRequest(requests) {}
+
+    core::BatchCallback callback(size_t request) {
+        return [this, request, inner = perRequest[request].callback()](const TdgRowBatch& batch) {
+            if (answerOrder.empty() || answerOrder.back() != request) {
+                answerOrder.push_back(request);
+            }
+            inner(batch);
+        };
+    }
+    testing::Rows sorted(size_t request) const {
+        testing::Rows rows = perRequest[request].rows;
+        std::sort(rows.begin(), rows.end());
+        return rows;
+    }
+};
+
+struct Fetch {
+    core::TableRef table;
+    std::vector<std::string> columns;
+    std::string keyColumn;
+    std::vector<std::string> keys;
+};
+
+void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fetches,
+               ManyCollector& collected) {
+    std::vector<core::FetchSpec> specs;
+    for (size_t i = 0; i < fetches.size(); ++i) {
+        core::FetchSpec& spec = specs.emplace_back();
+        spec.table = &fetches[i].table;
+        spec.columns = &fetches[i].columns;
+        spec.keyColumn = &fetches[i].keyColumn;
+        spec.keys = fetches[i].keys;
+        spec.onBatch = collected.callback(i);
+    }
+    connection.fetchRowsMany(specs, 1000);
+}
+
+void createTables(const testing::DatabaseEnv& db) {
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_many_a, tdg_pg_many_b, tdg_pg_many_big;
+CREATE TABLE tdg_pg_many_a (id int PRIMARY KEY, v text, n int);
+INSERT INTO tdg_pg_many_a VALUES (1, 'one', 10), (5, 'five', 50), (9, NULL, 90);
+CREATE TABLE tdg_pg_many_b (k text PRIMARY KEY, d numeric(6,2));
+INSERT INTO tdg_pg_many_b VALUES ('a', 1.50), ('b', NULL);
+CREATE TABLE tdg_pg_many_big (id int PRIMARY KEY, v text);
+INSERT INTO tdg_pg_many_big SELECT g, repeat('y', 40) FROM generate_series(1, 100000) g;
+)SQL");
+}
+
+std::vector<std::string> keysUpTo(int count) {
+    std::vector<std::string> keys;
+    for (int i = 1; i <= count; ++i) keys.push_back(std::to_string(i));
+    return keys;
+}
+
+}  // namespace
+
+TEST_CASE("fetch many: each request's rows reach its own sink, requests answered in order") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    createTables(db);
+    auto connection = pgtest::connect(db);
+    // Two 100,000-key requests: megabytes of statements and of rows cross at once, which a
+    // blocking send would deadlock on.
+    std::vector<Fetch> fetches = {
+        {{"", "tdg_pg_many_a"}, {"id", "v"}, "id", {"1", "5", "404"}},
+        {{"", "tdg_pg_many_big"}, {"id"}, "id", keysUpTo(100000)},
+        {{"", "tdg_pg_many_b"}, {"k", "d"}, "k", {"b", "a"}},
+        {{"", "tdg_pg_many_a"}, {"n"}, "id", {}},
+        {{"", "tdg_pg_many_big"}, {"v", "id"}, "id", keysUpTo(100000)},
+        {{"", "tdg_pg_many_a"}, {"n", "id"}, "id", {"9"}},
+    };
+    ManyCollector collected(fetches.size());
+    fetchMany(*connection, fetches, collected);
+
+    CHECK(collected.sorted(0) == testing::Rows{{"INT64:1", "TEXT:one"}, {"INT64:5", "TEXT:five"}});
+    CHECK(collected.perRequest[1].rows.size() == 100000);
+    CHECK(collected.sorted(2) == testing::Rows{{"TEXT:a", "DECIMAL:1.50"}, {"TEXT:b", "NULL"}});
+    CHECK(collected.perRequest[3].rows.empty());
+    REQUIRE(collected.perRequest[4].rows.size() == 100000);
+    CHECK(collected.perRequest[4].rows[0][0] == "TEXT:" + std::string(40, 'y'));
+    CHECK(collected.sorted(5) == testing::Rows{{"INT64:90", "INT64:9"}});
+    CHECK(collected.answerOrder == std::vector<size_t>{0, 1, 2, 4, 5});
+    // Bounded batches, as with one request at a time.
+    CHECK(*std::max_element(collected.perRequest[1].batchSizes.begin(),
+                            collected.perRequest[1].batchSizes.end()) == 1000);
+}
+
+TEST_CASE("fetch many: a failure midway is reported and leaves the session usable") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    createTables(db);
+    auto connection = pgtest::connect(db);
+    std::vector<Fetch> fetches = {
+        {{"", "tdg_pg_many_a"}, {"id"}, "id", {"1"}},
+        {{"", "tdg_pg_many_a"}, {"id"}, "id", {"x1"}},  // not an integer: fails on the server
+        {{"", "tdg_pg_many_big"}, {"id"}, "id", keysUpTo(50000)},
+    };
+    ManyCollector collected(fetches.size());
+    std::string message;
+    CHECK(statusOf([&] { fetchMany(*connection, fetches, collected); }, &message) ==
+          TDG_INVALID_DATA);
+    CHECK_MESSAGE(message.find("tdg_pg_many_a") != std::string::npos, message);
+    CHECK(collected.perRequest[0].rows == testing::Rows{{"INT64:1"}});
+    CHECK(collected.perRequest[2].rows.empty());
+
+    // Out of pipeline mode and idle: the next reads work, one or several.
+    testing::Collector after;
+    connection->fetchRows({"", "tdg_pg_many_a"}, {"id"}, "id", {"5"}, after.callback());
+    CHECK(after.rows == testing::Rows{{"INT64:5"}});
+    ManyCollector again(2);
+    fetchMany(
+        *connection,
+        {{{"", "tdg_pg_many_a"}, {"id"}, "id", {"9"}}, {{"", "tdg_pg_many_b"}, {"k"}, "k", {"a"}}},
+        again);
+    CHECK(again.perRequest[0].rows == testing::Rows{{"INT64:9"}});
+    CHECK(again.perRequest[1].rows == testing::Rows{{"TEXT:a"}});
+}
+
+TEST_CASE("fetch many: a table retyped since it was described is read again afresh") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    createTables(db);
+    auto connection = pgtest::connect(db);
+    testing::Collector warm;  // caches the description of tdg_pg_many_a
+    connection->fetchRows({"", "tdg_pg_many_a"}, {"id", "n"}, "id", {"1"}, warm.callback());
+    REQUIRE(warm.rows == testing::Rows{{"INT64:1", "INT64:10"}});
+    testing::exec(db, "ALTER TABLE tdg_pg_many_a ALTER COLUMN n TYPE text USING n::text || '!'");
+
+    std::vector<Fetch> fetches = {
+        {{"", "tdg_pg_many_b"}, {"k"}, "k", {"a"}},
+        {{"", "tdg_pg_many_a"}, {"id", "n"}, "id", {"5"}},
+        {{"", "tdg_pg_many_b"}, {"k"}, "k", {"b"}},
+    };
+    ManyCollector collected(fetches.size());
+    fetchMany(*connection, fetches, collected);
+    CHECK(collected.perRequest[0].rows == testing::Rows{{"TEXT:a"}});
+    CHECK(collected.perRequest[1].rows == testing::Rows{{"INT64:5", "TEXT:50!"}});
+    CHECK(collected.perRequest[2].rows == testing::Rows{{"TEXT:b"}});
+    CHECK(collected.answerOrder == std::vector<size_t>{0, 1, 2});
+}
