@@ -192,7 +192,7 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
         return 0;
     }
     if (statements.empty()) {
-        for (sdk::RowBatchBuilder* builder : rows) builder->flush();
+        for (sdk::RowBatchBuilder* builder : rows) builder->finish();
         return requests.size();
     }
     PipelinedRows pipeline(session, std::move(statements));
@@ -208,7 +208,7 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
                 return i;
             }
         }
-        rows[i]->flush();
+        rows[i]->finish();
     }
     return requests.size();
 }
@@ -253,7 +253,7 @@ void fetchRowsMany(Session& session, const TableDescriber& describe,
         fetchRows(
             session, [&](bool fresh) -> const TableDescription& { return describe(table, fresh); },
             requests[i], *rows[i]);
-        rows[i]->flush();
+        rows[i]->finish();
     }
 }
 

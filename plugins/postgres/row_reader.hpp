@@ -22,7 +22,7 @@ using TableDescriber = std::function<const TableDescription&(const sdk::TableNam
 void fetchRows(Session& session, const Describer& describe, const sdk::FetchRequest& request,
                sdk::RowBatchBuilder& rows);
 
-/// fetchRows for each request, in order, each builder flushed when its request is done. The
+/// fetchRows for each request, in order, each builder finished when its request is done. The
 /// statements go to the server together (pipeline mode), so it never waits between them for
 /// the host to consume rows.
 void fetchRowsMany(Session& session, const TableDescriber& describe,

@@ -72,4 +72,11 @@ void RowBatchBuilder::flush() {
     if (verdict != 0) throw DriverError(TDG_CANCELLED, "the reader stopped the row stream");
 }
 
+void RowBatchBuilder::finish() {
+    flush();
+    std::vector<PendingCell>().swap(pending_);
+    std::string().swap(arena_);
+    std::vector<TdgCell>().swap(cells_);
+}
+
 }  // namespace tapdiffgen::sdk

@@ -33,6 +33,9 @@ public:
     void endRow();
     /// Sends what is pending. Throws DriverError(TDG_CANCELLED) when the sink asks to stop.
     void flush();
+    /// flush(), then gives the buffers' memory back: for a builder whose read is over while
+    /// others of the same call live on (fetchRowsMany).
+    void finish();
     int64_t rowsSent() const { return rowsSent_; }
 
 private:
