@@ -55,16 +55,22 @@ void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fe
     connection.fetchRowsMany(specs, 1000);
 }
 
-void createTables(const testing::DatabaseEnv& db) {
-    testing::exec(db, R"SQL(
-DROP TABLE IF EXISTS tdg_pg_many_a, tdg_pg_many_b, tdg_pg_many_big;
-CREATE TABLE tdg_pg_many_a (id int PRIMARY KEY, v text, n int);
-INSERT INTO tdg_pg_many_a VALUES (1, 'one', 10), (5, 'five', 50), (9, NULL, 90);
-CREATE TABLE tdg_pg_many_b (k text PRIMARY KEY, d numeric(6,2));
-INSERT INTO tdg_pg_many_b VALUES ('a', 1.50), ('b', NULL);
-CREATE TABLE tdg_pg_many_big (id int PRIMARY KEY, v text);
-INSERT INTO tdg_pg_many_big SELECT g, repeat('y', 40) FROM generate_series(1, 100000) g;
-)SQL");
+// Tables tdg_pg_many<N>_a, _b and _big: each test case its own, as ctest runs them at once.
+struct Tables {
+    core::TableRef a, b, big;
+};
+
+Tables createTables(const testing::DatabaseEnv& db, const std::string& n) {
+    const std::string p = "tdg_pg_many" + n;
+    testing::exec(
+        db, "DROP TABLE IF EXISTS " + p + "_a, " + p + "_b, " + p + "_big;\n" + "CREATE TABLE " +
+                p + "_a (id int PRIMARY KEY, v text, n int);\n" + "INSERT INTO " + p +
+                "_a VALUES (1, 'one', 10), (5, 'five', 50), (9, NULL, 90);\n" + "CREATE TABLE " +
+                p + "_b (k text PRIMARY KEY, d numeric(6,2));\n" + "INSERT INTO " + p +
+                "_b VALUES ('a', 1.50), ('b', NULL);\n" + "CREATE TABLE " + p +
+                "_big (id int PRIMARY KEY, v text);\n" + "INSERT INTO " + p +
+                "_big SELECT g, repeat('y', 40) FROM generate_series(1, 100000) g;");
+    return {{"", p + "_a"}, {"", p + "_b"}, {"", p + "_big"}};
 }
 
 std::vector<std::string> keysUpTo(int count) {
@@ -77,17 +83,14 @@ std::vector<std::string> keysUpTo(int count) {
 
 TEST_CASE("fetch many: each request's rows reach its own sink, requests answered in order") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    createTables(db);
+    const Tables t = createTables(db, "1");
     auto connection = pgtest::connect(db);
     // Two 100,000-key requests: megabytes of statements and of rows cross at once, which a
     // blocking send would deadlock on.
     std::vector<Fetch> fetches = {
-        {{"", "tdg_pg_many_a"}, {"id", "v"}, "id", {"1", "5", "404"}},
-        {{"", "tdg_pg_many_big"}, {"id"}, "id", keysUpTo(100000)},
-        {{"", "tdg_pg_many_b"}, {"k", "d"}, "k", {"b", "a"}},
-        {{"", "tdg_pg_many_a"}, {"n"}, "id", {}},
-        {{"", "tdg_pg_many_big"}, {"v", "id"}, "id", keysUpTo(100000)},
-        {{"", "tdg_pg_many_a"}, {"n", "id"}, "id", {"9"}},
+        {t.a, {"id", "v"}, "id", {"1", "5", "404"}},  {t.big, {"id"}, "id", keysUpTo(100000)},
+        {t.b, {"k", "d"}, "k", {"b", "a"}},           {t.a, {"n"}, "id", {}},
+        {t.big, {"v", "id"}, "id", keysUpTo(100000)}, {t.a, {"n", "id"}, "id", {"9"}},
     };
     ManyCollector collected(fetches.size());
     fetchMany(*connection, fetches, collected);
@@ -107,47 +110,44 @@ TEST_CASE("fetch many: each request's rows reach its own sink, requests answered
 
 TEST_CASE("fetch many: a failure midway is reported and leaves the session usable") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    createTables(db);
+    const Tables t = createTables(db, "2");
     auto connection = pgtest::connect(db);
     std::vector<Fetch> fetches = {
-        {{"", "tdg_pg_many_a"}, {"id"}, "id", {"1"}},
-        {{"", "tdg_pg_many_a"}, {"id"}, "id", {"x1"}},  // not an integer: fails on the server
-        {{"", "tdg_pg_many_big"}, {"id"}, "id", keysUpTo(50000)},
+        {t.a, {"id"}, "id", {"1"}},
+        {t.a, {"id"}, "id", {"x1"}},  // not an integer: fails on the server
+        {t.big, {"id"}, "id", keysUpTo(50000)},
     };
     ManyCollector collected(fetches.size());
     std::string message;
     CHECK(statusOf([&] { fetchMany(*connection, fetches, collected); }, &message) ==
           TDG_INVALID_DATA);
-    CHECK_MESSAGE(message.find("tdg_pg_many_a") != std::string::npos, message);
+    CHECK_MESSAGE(message.find(t.a.name) != std::string::npos, message);
     CHECK(collected.perRequest[0].rows == testing::Rows{{"INT64:1"}});
     CHECK(collected.perRequest[2].rows.empty());
 
     // Out of pipeline mode and idle: the next reads work, one or several.
     testing::Collector after;
-    connection->fetchRows({"", "tdg_pg_many_a"}, {"id"}, "id", {"5"}, after.callback());
+    connection->fetchRows(t.a, {"id"}, "id", {"5"}, after.callback());
     CHECK(after.rows == testing::Rows{{"INT64:5"}});
     ManyCollector again(2);
-    fetchMany(
-        *connection,
-        {{{"", "tdg_pg_many_a"}, {"id"}, "id", {"9"}}, {{"", "tdg_pg_many_b"}, {"k"}, "k", {"a"}}},
-        again);
+    fetchMany(*connection, {{t.a, {"id"}, "id", {"9"}}, {t.b, {"k"}, "k", {"a"}}}, again);
     CHECK(again.perRequest[0].rows == testing::Rows{{"INT64:9"}});
     CHECK(again.perRequest[1].rows == testing::Rows{{"TEXT:a"}});
 }
 
 TEST_CASE("fetch many: a table retyped since it was described is read again afresh") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    createTables(db);
+    const Tables t = createTables(db, "3");
     auto connection = pgtest::connect(db);
-    testing::Collector warm;  // caches the description of tdg_pg_many_a
-    connection->fetchRows({"", "tdg_pg_many_a"}, {"id", "n"}, "id", {"1"}, warm.callback());
+    testing::Collector warm;  // caches the description of table a
+    connection->fetchRows(t.a, {"id", "n"}, "id", {"1"}, warm.callback());
     REQUIRE(warm.rows == testing::Rows{{"INT64:1", "INT64:10"}});
-    testing::exec(db, "ALTER TABLE tdg_pg_many_a ALTER COLUMN n TYPE text USING n::text || '!'");
+    testing::exec(db, "ALTER TABLE " + t.a.name + " ALTER COLUMN n TYPE text USING n::text || '!'");
 
     std::vector<Fetch> fetches = {
-        {{"", "tdg_pg_many_b"}, {"k"}, "k", {"a"}},
-        {{"", "tdg_pg_many_a"}, {"id", "n"}, "id", {"5"}},
-        {{"", "tdg_pg_many_b"}, {"k"}, "k", {"b"}},
+        {t.b, {"k"}, "k", {"a"}},
+        {t.a, {"id", "n"}, "id", {"5"}},
+        {t.b, {"k"}, "k", {"b"}},
     };
     ManyCollector collected(fetches.size());
     fetchMany(*connection, fetches, collected);
