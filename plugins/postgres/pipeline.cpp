@@ -5,18 +5,6 @@
 #include "errors.hpp"
 
 namespace tapdiffgen::postgres {
-namespace {
-
-// Parallel arrays as libpq wants them, pointing into `params`.
-std::vector<const char*> rawValues(const Params& params) {
-    std::vector<const char*> values;
-    values.reserve(params.values.size());
-    for (const auto& value : params.values) values.push_back(value ? value->c_str() : nullptr);
-    return values;
-}
-
-}  // namespace
-
 PipelinedRows::PipelinedRows(Session& session, std::vector<PipelinedStatement> statements)
     : connection_(session.handle()), statements_(std::move(statements)) {
     if (PQenterPipelineMode(connection_) == 0) throw resultError(nullptr, connection_, context());
@@ -42,11 +30,7 @@ void PipelinedRows::send() {
     // blocking write could wait on a server that waits for us to read.
     if (PQsetnonblocking(connection_, 1) != 0) throw resultError(nullptr, connection_, context());
     for (const PipelinedStatement& statement : statements_) {
-        std::vector<const char*> values = rawValues(statement.params);
-        std::vector<Oid> types = statement.params.types;
-        types.resize(values.size(), 0);
-        if (PQsendQueryParams(connection_, statement.sql.c_str(), static_cast<int>(values.size()),
-                              types.data(), values.data(), nullptr, nullptr, 0) == 0) {
+        if (!sendQuery(connection_, statement.sql, statement.params)) {
             throw resultError(nullptr, connection_, statement.context);
         }
         ++sent_;
@@ -91,24 +75,17 @@ bool PipelinedRows::next() {
     row_.reset(PQgetResult(connection_));
     ExecStatusType status = PQresultStatus(row_.get());
     if (status == PGRES_SINGLE_TUPLE) {
-        if (types_.empty()) {
-            for (int i = 0; i < PQnfields(row_.get()); ++i)
-                types_.push_back(PQftype(row_.get(), i));
-        }
+        if (types_.empty()) types_ = columnTypesOf(row_.get());
         return true;
     }
     ResultPtr last = std::move(row_);
     statementDone_ = true;
-    // The statement's results end with a NULL.
-    while (PGresult* rest = PQgetResult(connection_)) PQclear(rest);
+    discardResults(connection_);  // up to the NULL that ends this statement's results
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
     throw resultError(last.get(), connection_, context());
 }
 
-std::string_view PipelinedRows::value(int column) const {
-    return {PQgetvalue(row_.get(), 0, column),
-            static_cast<size_t>(PQgetlength(row_.get(), 0, column))};
-}
+std::string_view PipelinedRows::value(int column) const { return cellText(row_.get(), 0, column); }
 
 // Each statement not yet read ends with a NULL result (after its rows, or after PIPELINE_ABORTED
 // once one has failed); the sync comes last. A broken connection ends it early.

@@ -3,24 +3,6 @@
 #include "errors.hpp"
 
 namespace tapdiffgen::postgres {
-namespace {
-
-// Parallel arrays as libpq wants them, pointing into `params`.
-struct RawParams {
-    std::vector<const char*> values;
-    std::vector<Oid> types;
-
-    explicit RawParams(const Params& params) : types(params.types) {
-        for (const auto& value : params.values) {
-            values.push_back(value ? value->c_str() : nullptr);
-        }
-        types.resize(values.size(), 0);
-    }
-    int count() const { return static_cast<int>(values.size()); }
-};
-
-}  // namespace
-
 Params& Params::add(std::optional<std::string> value, Oid type) {
     values.push_back(std::move(value));
     types.resize(values.size() - 1, 0);
@@ -28,9 +10,35 @@ Params& Params::add(std::optional<std::string> value, Oid type) {
     return *this;
 }
 
+RawParams::RawParams(const Params& params) : types(params.types) {
+    values.reserve(params.values.size());
+    for (const auto& value : params.values) values.push_back(value ? value->c_str() : nullptr);
+    types.resize(values.size(), 0);
+}
+
+bool sendQuery(PGconn* connection, const std::string& sql, const Params& params) {
+    RawParams raw(params);
+    return PQsendQueryParams(connection, sql.c_str(), raw.count(), raw.types.data(),
+                             raw.values.data(), nullptr, nullptr, 0) != 0;
+}
+
+std::string_view cellText(const PGresult* result, int row, int column) {
+    return {PQgetvalue(result, row, column), static_cast<size_t>(PQgetlength(result, row, column))};
+}
+
+std::vector<Oid> columnTypesOf(const PGresult* result) {
+    std::vector<Oid> types;
+    int columns = PQnfields(result);
+    for (int i = 0; i < columns; ++i) types.push_back(PQftype(result, i));
+    return types;
+}
+
+void discardResults(PGconn* connection) noexcept {
+    while (PGresult* rest = PQgetResult(connection)) PQclear(rest);
+}
+
 std::string_view Result::value(int row, int column) const {
-    return {PQgetvalue(result_.get(), row, column),
-            static_cast<size_t>(PQgetlength(result_.get(), row, column))};
+    return cellText(result_.get(), row, column);
 }
 
 std::optional<std::string_view> Result::optional(int row, int column) const {
@@ -54,9 +62,7 @@ Result execute(Session& session, const std::string& sql, const Params& params,
 RowStream::RowStream(Session& session, const std::string& sql, const Params& params,
                      std::string context)
     : session_(session), connection_(session.handle()), context_(std::move(context)) {
-    RawParams raw(params);
-    if (PQsendQueryParams(connection_, sql.c_str(), raw.count(), raw.types.data(),
-                          raw.values.data(), nullptr, nullptr, 0) == 0) {
+    if (!sendQuery(connection_, sql, params)) {
         done_ = true;
         throw resultError(nullptr, connection_, context_);
     }
@@ -74,7 +80,7 @@ bool RowStream::next() {
     if (done_) return false;
     row_.reset(PQgetResult(connection_));
     ExecStatusType status = PQresultStatus(row_.get());
-    if (types_.empty() && row_ != nullptr) captureTypes(row_.get());
+    if (types_.empty() && row_ != nullptr) types_ = columnTypesOf(row_.get());
     if (status == PGRES_SINGLE_TUPLE) return true;
     ResultPtr last = std::move(row_);
     drain();
@@ -82,19 +88,11 @@ bool RowStream::next() {
     throw resultError(last.get(), connection_, context_);
 }
 
-std::string_view RowStream::value(int column) const {
-    return {PQgetvalue(row_.get(), 0, column),
-            static_cast<size_t>(PQgetlength(row_.get(), 0, column))};
-}
-
-void RowStream::captureTypes(const PGresult* result) {
-    int columns = PQnfields(result);
-    for (int i = 0; i < columns; ++i) types_.push_back(PQftype(result, i));
-}
+std::string_view RowStream::value(int column) const { return cellText(row_.get(), 0, column); }
 
 void RowStream::drain() noexcept {
     done_ = true;
-    while (PGresult* rest = PQgetResult(connection_)) PQclear(rest);
+    discardResults(connection_);
 }
 
 }  // namespace tapdiffgen::postgres

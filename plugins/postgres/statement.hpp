@@ -23,6 +23,27 @@ struct Params {
     Params& add(std::optional<std::string> value, Oid type = 0);
 };
 
+/// Params as the parallel arrays libpq wants, pointing into the Params.
+struct RawParams {
+    std::vector<const char*> values;
+    std::vector<Oid> types;
+
+    explicit RawParams(const Params& params);
+    int count() const { return static_cast<int>(values.size()); }
+};
+
+/// PQsendQueryParams with text results; false when libpq refused (PQerrorMessage says why).
+bool sendQuery(PGconn* connection, const std::string& sql, const Params& params);
+
+/// One cell of a result, as text.
+std::string_view cellText(const PGresult* result, int row, int column);
+
+/// The column type OIDs of a result.
+std::vector<Oid> columnTypesOf(const PGresult* result);
+
+/// Reads and frees the rest of the current statement's results, up to libpq's NULL.
+void discardResults(PGconn* connection) noexcept;
+
 struct ResultDeleter {
     void operator()(PGresult* result) const { PQclear(result); }
 };
@@ -62,7 +83,6 @@ public:
     std::string_view value(int column) const;
 
 private:
-    void captureTypes(const PGresult* result);
     void drain() noexcept;
 
     Session& session_;
