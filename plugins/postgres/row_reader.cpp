@@ -140,11 +140,10 @@ void withCurrentDescription(const Describer& describe, const sdk::TableName& tab
     }
 }
 
-// A fetch's statement, planned from a table description.
+// A fetch planned from a table description: its columns' conversions and its statement.
 struct PlannedFetch {
     std::vector<ColumnPlan> plan;
-    std::string sql;
-    Params params;
+    PipelinedStatement statement;
 };
 
 PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequest& request) {
@@ -155,18 +154,18 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     // the lookup; a type without an array type is compared as text.
     std::string keySql =
         key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
-    fetch.sql = "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) +
-                " WHERE " + keySql + " = ANY ($1)";
-    fetch.params.add(arrayLiteral(request.keys),
-                     key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    fetch.statement.sql = "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) +
+                          " WHERE " + keySql + " = ANY ($1)";
+    fetch.statement.params.add(arrayLiteral(request.keys),
+                               key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    fetch.statement.context = "reading table '" + request.table.display() + "'";
     return fetch;
 }
 
 void fetchOnce(Session& session, const TableDescription& description,
                const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     PlannedFetch fetch = planFetch(description, request);
-    RowStream stream(session, fetch.sql, fetch.params,
-                     "reading table '" + request.table.display() + "'");
+    RowStream stream(session, fetch.statement.sql, fetch.statement.params, fetch.statement.context);
     WarnedColumns warned;
     CellWriter writer(session.options(), request.table.display(), fetch.plan, warned);
     streamRows(stream, fetch.plan, writer, rows);
@@ -183,10 +182,8 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
     try {
         for (const sdk::FetchRequest& request : requests) {
             fetches.push_back(planFetch(describe(request.table, false), request));
-            if (!request.keys.empty()) {
-                statements.push_back({fetches.back().sql, fetches.back().params,
-                                      "reading table '" + request.table.display() + "'"});
-            }
+            // The statement moves on to the pipeline; the plan stays for reading the rows.
+            if (!request.keys.empty()) statements.push_back(std::move(fetches.back().statement));
         }
     } catch (const StaleDescription&) {
         return 0;
