@@ -1,8 +1,7 @@
 #include "plugin/dialect_connection.hpp"
 
-#include <deque>
-
 #include <cstring>
+#include <deque>
 #include <exception>
 
 namespace tapdiffgen::core {

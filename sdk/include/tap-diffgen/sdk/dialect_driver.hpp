@@ -40,11 +40,11 @@ public:
     /// Current rows for request.keys, added to `rows` (one cell per requested column).
     virtual void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) = 0;
 
-    /// fetchRows for several requests, request i's rows to *rows[i], in request order, each
-    /// builder finished (RowBatchBuilder::finish) when its request is done
-    /// (TdgDriver.fetch_rows_many). Default: one
-    /// fetchRows after the other; a dialect whose client can pipeline statements overrides it
-    /// so that the server does not wait for the host between them.
+    /// fetchRows for several requests (TdgDriver.fetch_rows_many): request i's rows to
+    /// *rows[i], in request order, each builder finished (RowBatchBuilder::finish) when its
+    /// request is done. Default: one fetchRows after the other; a dialect whose client can
+    /// pipeline statements overrides it, so that the server does not wait for the host between
+    /// them.
     virtual void fetchRowsMany(const std::vector<FetchRequest>& requests,
                                const std::vector<RowBatchBuilder*>& rows) {
         for (size_t i = 0; i < requests.size(); ++i) {

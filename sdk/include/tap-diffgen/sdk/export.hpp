@@ -126,8 +126,7 @@ struct Trampolines {
             requireNonNull(request, "fetch request");
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             FetchRequest typed = toFetchRequest(*request);
-            RowBatchBuilder rows(sink, context, request->num_columns,
-                                 request->batch_rows > 0 ? request->batch_rows : 2048);
+            RowBatchBuilder rows(sink, context, request->num_columns, request->batch_rows);
             self(connection).fetchRows(typed, rows);
             rows.flush();
         });
@@ -147,8 +146,7 @@ struct Trampolines {
                 requireNonNull(reinterpret_cast<const void*>(sinks[i]), "sink");
                 typed.push_back(toFetchRequest(requests[i]));
                 rows.push_back(&builders.emplace_back(
-                    sinks[i], contexts[i], requests[i].num_columns,
-                    requests[i].batch_rows > 0 ? requests[i].batch_rows : 2048));
+                    sinks[i], contexts[i], requests[i].num_columns, requests[i].batch_rows));
             }
             self(connection).fetchRowsMany(typed, rows);
         });
@@ -159,8 +157,7 @@ struct Trampolines {
             requireNonNull(request, "scan request");
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             ScanRequest typed = toScanRequest(*request);
-            RowBatchBuilder rows(sink, context, request->num_columns,
-                                 request->batch_rows > 0 ? request->batch_rows : 2048);
+            RowBatchBuilder rows(sink, context, request->num_columns, request->batch_rows);
             self(connection).scanTable(typed, rows);
             rows.flush();
         });

@@ -13,7 +13,8 @@ namespace tapdiffgen::sdk {
 
 class RowBatchBuilder {
 public:
-    /// rowsPerBatch and bytesPerBatch bound a block; whichever is reached first flushes it.
+    /// rowsPerBatch (2048 when 0 or less) and bytesPerBatch bound a block; whichever is reached
+    /// first flushes it.
     RowBatchBuilder(TdgBatchSink sink, void* sinkContext, int numColumns,
                     int64_t rowsPerBatch = 2048, size_t bytesPerBatch = 8u << 20);
 
