@@ -59,6 +59,18 @@ micros() {
 }
 
 # report_print DIALECT...: the three tables for the dialects measured.
+# rows_per_run ROW DIALECT...: ROW DIALECT N T for every measured workload of each dialect.
+rows_per_run() {
+    local row=$1 dialect config
+    shift
+    for dialect in "$@"; do
+        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
+            # shellcheck disable=SC2086 # two words on purpose
+            "$row" "$dialect" $config
+        done
+    done
+}
+
 report_print() {
     local dialect big small wide
     printf '\n## tap-diffgen throughput (%s)\n\n' "$(date -u +%Y-%m-%d)"
@@ -73,12 +85,7 @@ report_print() {
     printf ' diffgen / re-pull queries | JSON export rows/s | tap ÷ export |'
     printf ' limit records/s | tap ÷ limit | µs/event |\n'
     printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
-    for dialect in "$@"; do
-        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
-            # shellcheck disable=SC2086 # two words on purpose
-            report_row "$dialect" $config
-        done
-    done
+    rows_per_run report_row "$@"
     printf '\n*JSON export*: the database'"'"'s own JSON of as many rows from the same tables '
     printf '(`COPY (SELECT row_to_json(t) …)` with psql, `SELECT JSON_OBJECT(…)` with `mariadb --quick`).\n'
     printf '*limit*: the page reads and key fetches the tap makes, sent by psql / `mariadb --quick` '
@@ -88,12 +95,7 @@ report_print() {
     printf ' tap sync time | limit: all | server CPU during the limit | limit: page reads alone |'
     printf ' limit: key fetches alone |\n'
     printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
-    for dialect in "$@"; do
-        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
-            # shellcheck disable=SC2086 # two words on purpose
-            time_row "$dialect" $config
-        done
-    done
+    rows_per_run time_row "$@"
 
     printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio | µs/event, %s × %s | ratio |\n' \
         "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES" \
