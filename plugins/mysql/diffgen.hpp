@@ -27,6 +27,9 @@ public:
                       [this](const sdk::PageRequest& request, sdk::EventPage& page) {
                           readFullPage(request, page);
                       }) {}
+    // The page reader's reads point at this object.
+    DiffgenLog(const DiffgenLog&) = delete;
+    DiffgenLog& operator=(const DiffgenLog&) = delete;
 
     void readPage(const sdk::PageRequest& request, sdk::EventPage& page);
     std::optional<int64_t> maxId(const sdk::TableName& diffgen);
