@@ -1,7 +1,5 @@
 #include "diffgen.hpp"
 
-#include <mysqld_error.h>
-
 #include "cell_writer.hpp"
 #include "params.hpp"
 #include "sql_text.hpp"
@@ -65,10 +63,6 @@ int64_t countSpanEnd(const sdk::PageRequest& request) {
     return request.afterId > INT64_MAX - span ? INT64_MAX : request.afterId + span;
 }
 
-const char* const kHorizonSql =
-    "SELECT COUNT(*) FROM information_schema.INNODB_TRX "
-    "WHERE trx_started <= FROM_UNIXTIME(?) AND trx_mysql_thread_id <> CONNECTION_ID()";
-
 // ts_created may be DATETIME, TIMESTAMP (both read in UTC) or text in the same shape. Writes
 // into `text` (cleared first; left empty for NULL or unknown), reused from row to row.
 void tsCreatedText(ResultRow& row, const FieldInfo& field, std::string& raw, std::string& text) {
@@ -87,19 +81,6 @@ void tsCreatedText(ResultRow& row, const FieldInfo& field, std::string& raw, std
     row.appendBytes(kTsCreated, raw);
     constexpr size_t kWithoutOffset = sizeof("YYYY-MM-DDTHH:MM:SS.ffffff") - 1;
     if (sdk::appendIsoTimestamp(raw, text) && text.size() == kWithoutOffset) text += "+00:00";
-}
-
-bool cannotReadTransactions(const sdk::DriverError& error) {
-    switch (error.vendorCode()) {
-        case ER_SPECIFIC_ACCESS_DENIED_ERROR:
-        case ER_TABLEACCESS_DENIED_ERROR:
-        case ER_DBACCESS_DENIED_ERROR:
-        case ER_UNKNOWN_TABLE:
-        case ER_NO_SUCH_TABLE:
-            return true;
-        default:
-            return error.status() == TDG_UNAUTHORIZED || error.status() == TDG_NOT_FOUND;
-    }
 }
 
 }  // namespace
@@ -154,7 +135,7 @@ bool DiffgenLog::readRows(Statement& statement, Params& params, sdk::EventPage& 
         ResultRow& row = cursor.row();
         if (!row.isNull(kRangeRows)) page.setRangeRowCount(row.asInt64(kRangeRows));
         if (!marked && !row.isNull(kNowMicros)) {
-            page.setMark(TdgHorizonMark{{kMarkVersion, row.asInt64(kNowMicros), 0, 0}});
+            page.setMark(horizon_.markPage(row.asInt64(kNowMicros)));
             marked = true;
         }
         if (row.isNull(kId)) continue;  // the mark row
@@ -183,33 +164,8 @@ std::optional<int64_t> DiffgenLog::maxId(const sdk::TableName& diffgen) {
     return highest;
 }
 
-// INNODB_TRX.trx_started has whole seconds, so the check covers one more second than the mark:
-// a transaction started just after the page's read view may be counted, never one before it.
 sdk::HorizonState DiffgenLog::checkHorizon(const TdgHorizonMark& mark) {
-    if (mark.words[0] != kMarkVersion) {
-        throw sdk::notImplemented("this horizon mark was not made by the MySQL dialect");
-    }
-    if (horizonUnavailable_) throw sdk::notImplemented(*horizonUnavailable_);
-    Params params;
-    params.addInt64(mark.words[1] / 1000000 + 1);
-    int64_t open = 0;
-    try {
-        Cursor cursor(session_.prepared(kHorizonSql), params);
-        while (cursor.next()) open = cursor.row().asInt64(0);
-    } catch (const sdk::DriverError& error) {
-        if (!cannotReadTransactions(error)) throw;
-        horizonUnavailable(error.what());
-    }
-    return open == 0 ? sdk::HorizonState::Final : sdk::HorizonState::Pending;
-}
-
-void DiffgenLog::horizonUnavailable(const std::string& reason) {
-    horizonUnavailable_ =
-        "cannot read information_schema.INNODB_TRX (the PROCESS privilege is needed), so gaps "
-        "in diffgen ids are only trusted after the settle time: " +
-        reason;
-    session_.warn(*horizonUnavailable_);
-    throw sdk::notImplemented(*horizonUnavailable_);
+    return horizon_.check(mark);
 }
 
 }  // namespace tapdiffgen::mysql

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "horizon.hpp"
 #include "params.hpp"
 #include "session.hpp"
 #include "statement.hpp"
@@ -14,14 +15,11 @@
 
 namespace tapdiffgen::mysql {
 
-/// words[0] of every mark this driver hands out; words[1] is the server's clock (microseconds
-/// since the epoch) when the page's statement started.
-constexpr int64_t kMarkVersion = 1;
-
 class DiffgenLog {
 public:
     explicit DiffgenLog(Session& session)
         : session_(session),
+          horizon_(session),
           pageReader_([this](const sdk::PageRequest& request,
                              sdk::EventPage& page) { readPlainPage(request, page); },
                       [this](const sdk::PageRequest& request, sdk::EventPage& page) {
@@ -41,12 +39,11 @@ private:
     static size_t nameSlots(const sdk::PageRequest& request);
     static Params eventParams(const sdk::PageRequest& request, size_t names, size_t more);
     /// Adds the events of a page statement's rows; false when no row carried the clock.
-    static bool readRows(Statement& statement, Params& params, sdk::EventPage& page);
-    [[noreturn]] void horizonUnavailable(const std::string& reason);
+    bool readRows(Statement& statement, Params& params, sdk::EventPage& page);
 
     Session& session_;
+    HorizonCheck horizon_;
     sdk::GaplessPageReader pageReader_;
-    std::optional<std::string> horizonUnavailable_;
 };
 
 }  // namespace tapdiffgen::mysql

@@ -147,10 +147,19 @@ void Session::configure() {
 }
 
 void Session::run(const char* sql) {
+    execute(sql, std::string("configuring the session (") + sql + ")");
+}
+
+void Session::execute(const char* sql, std::string_view context) {
     if (mysql_real_query(mysql_, sql,
                          static_cast<unsigned long>(std::char_traits<char>::length(sql))) != 0) {
-        failOnConnection(std::string("configuring the session (") + sql + ")");
+        failOnConnection(context);
     }
+}
+
+void Session::endTransactionQuietly() noexcept {
+    static const char kRollback[] = "ROLLBACK";
+    mysql_real_query(mysql_, kRollback, sizeof(kRollback) - 1);
 }
 
 Statement& Session::prepared(const std::string& sql) {

@@ -32,6 +32,13 @@ public:
     /// The database named in the settings (empty when none): what unqualified names mean.
     const std::string& database() const { return settings_.database; }
 
+    /// Runs one statement without a result through the text protocol; `context` names what it
+    /// was for in the error.
+    void execute(const char* sql, std::string_view context);
+    /// Ends an explicit transaction after a failure; never throws (a connection too broken to
+    /// roll back ends the transaction anyway).
+    void endTransactionQuietly() noexcept;
+
     /// The prepared statement for `sql`, from the cache when it was prepared before.
     Statement& prepared(const std::string& sql);
 

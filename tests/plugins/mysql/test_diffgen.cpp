@@ -3,6 +3,7 @@
 // against a transaction another connection keeps open.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -162,13 +163,13 @@ TEST_CASE("mysql diffgen: every page has a mark, empty pages too") {
     int64_t after = nowMicros();
     CHECK(empty.empty());
     CHECK(empty.rangeRowCount() == 0);
-    CHECK(empty.mark().words[0] == 1);
+    CHECK(empty.mark().words[0] == 2);
     // The server's clock (same machine) in microseconds since the epoch.
     CHECK(empty.mark().words[1] >= before - 2'000'000);
     CHECK(empty.mark().words[1] <= after + 2'000'000);
 
     auto full = conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"});
-    CHECK(full.mark().words[0] == 1);
+    CHECK(full.mark().words[0] == 2);
     CHECK(full.mark().words[1] >= empty.mark().words[1]);
 }
 
@@ -185,7 +186,7 @@ CREATE TABLE tdg_my_dg_empty (id BIGINT AUTO_INCREMENT PRIMARY KEY, tablename VA
     CHECK_FALSE(conn->maxDiffgenId({"", "tdg_my_dg_empty"}).has_value());
     auto page = conn->readDiffgenPage({"", "tdg_my_dg_empty"}, 0, INT64_MAX, 10, {"t"});
     CHECK(page.empty());
-    CHECK(page.mark().words[0] == 1);
+    CHECK(page.mark().words[0] == 2);
 }
 
 TEST_CASE("mysql diffgen: the horizon stays pending while an insert is uncommitted") {
@@ -223,6 +224,65 @@ INSERT INTO tdg_my_dg_h (tablename, table_id, op) VALUES ('t', 1, 'i'), ('t', 2,
     // And the committed row is visible now.
     CHECK(eventIds(conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"t"})) ==
           std::vector<int64_t>{1, 2, 3, 4});
+}
+
+// INNODB_TRX is a copy of InnoDB's transaction list, refilled only after 100 ms without a read.
+// A client reading it faster keeps a copy from before the held transaction began: the check must
+// notice the copy is old instead of calling the range final.
+TEST_CASE("mysql diffgen: a stale INNODB_TRX copy never makes a range final") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_my_dg_stale;
+CREATE TABLE tdg_my_dg_stale (id BIGINT AUTO_INCREMENT PRIMARY KEY, tablename VARCHAR(64),
+  table_id BIGINT, op CHAR(1), ts_created DATETIME(6) DEFAULT NOW(6)) ENGINE = InnoDB;
+INSERT INTO tdg_my_dg_stale (tablename, table_id, op) VALUES ('t', 1, 'i');
+)SQL");
+    auto conn = mytest::connect(db);
+    core::TableRef log{"", "tdg_my_dg_stale"};
+
+    // Another client polls INNODB_TRX every 20 ms from before the held transaction on.
+    std::atomic<bool> stopPolling{false};
+    std::atomic<int> polls{0};
+    std::thread poller([&] {
+        mytest::RawConnection monitor(db);
+        while (!stopPolling) {
+            monitor.scalar("SELECT COUNT(*) FROM information_schema.INNODB_TRX");
+            ++polls;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    while (polls < 3) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+
+    mytest::RawConnection blocker(db);
+    blocker.exec(
+        "BEGIN; INSERT INTO tdg_my_dg_stale (tablename, table_id, op) VALUES ('t', 2, 'i')");
+    testing::exec(db, "INSERT INTO tdg_my_dg_stale (tablename, table_id, op) VALUES ('t', 3, 'i')");
+    // The copy the poller keeps alive predates the held transaction.
+    CHECK(mytest::RawConnection(db).scalar("SELECT COUNT(*) FROM information_schema.INNODB_TRX "
+                                           "WHERE trx_mysql_thread_id = " +
+                                           blocker.scalar("SELECT CONNECTION_ID()")) == "0");
+
+    auto page = conn->readDiffgenPage(log, 0, INT64_MAX, 100, {"t"});
+    REQUIRE(eventIds(page) == std::vector<int64_t>{1, 3});
+    TdgHorizonMark mark = page.mark();
+    for (int attempt = 0; attempt < 15; ++attempt) {
+        CHECK(conn->checkHorizon(mark) == std::optional<bool>(false));
+        std::this_thread::sleep_for(std::chrono::milliseconds(70));
+    }
+    stopPolling = true;
+    poller.join();
+
+    // Once the copy is refilled the held transaction is in it: still pending.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(conn->checkHorizon(mark) == std::optional<bool>(false));
+
+    blocker.exec("COMMIT");
+    std::optional<bool> final;
+    for (int attempt = 0; attempt < 100 && final != std::optional<bool>(true); ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        final = conn->checkHorizon(mark);
+    }
+    CHECK(final == std::optional<bool>(true));
 }
 
 TEST_CASE("mysql diffgen: without PROCESS the horizon is not implemented, said once") {
