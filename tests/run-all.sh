@@ -138,6 +138,8 @@ stop_servers() {
     local status=0
     TDG_TEST_KEEP_SERVERS=0 bash tests/servers/postgres.sh stop || status=1
     TDG_TEST_KEEP_SERVERS=0 bash tests/servers/mariadb.sh stop || status=1
+    TDG_TEST_KEEP_SERVERS=0 TDG_TEST_MYSQL_VARIANT=east bash tests/servers/mariadb.sh stop ||
+        status=1
     SERVERS_STOPPED=1
     return "$status"
 }
@@ -199,6 +201,7 @@ phase fuzz bash tests/fuzz/run-fuzzers.sh "$ROOT/build-fuzz" || failures+=("fuzz
 
 eval "$(bash tests/servers/postgres.sh env)"
 eval "$(bash tests/servers/mariadb.sh env)"
+eval "$(TDG_TEST_MYSQL_VARIANT=east bash tests/servers/mariadb.sh env)"
 # Both ctest runs share the servers; they are stopped below (or by the EXIT trap).
 export TDG_TEST_KEEP_SERVERS=1
 

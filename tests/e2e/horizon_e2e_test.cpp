@@ -84,11 +84,19 @@ TEST_CASE("mysql: a held transaction's change is emitted by the next run") {
     TDG_REQUIRE_DATABASE(db, mysqlEnv());
     heldTransactionCommitsAfterTheRun(db, "hz_held");
 }
+TEST_CASE("mysql: a held transaction's change is emitted, server clock east of UTC") {
+    TDG_REQUIRE_DATABASE(db, mysqlEastEnv());
+    heldTransactionCommitsAfterTheRun(db, "hz_held");
+}
 TEST_CASE("postgres: a rolled-back id does not stall the bookmark") {
     TDG_REQUIRE_DATABASE(db, postgresEnv());
     rolledBackIdDoesNotStall(db, "hz_rollback");
 }
 TEST_CASE("mysql: a rolled-back id does not stall the bookmark") {
     TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    rolledBackIdDoesNotStall(db, "hz_rollback");
+}
+TEST_CASE("mysql: a rolled-back id does not stall the bookmark, server clock east of UTC") {
+    TDG_REQUIRE_DATABASE(db, mysqlEastEnv());
     rolledBackIdDoesNotStall(db, "hz_rollback");
 }

@@ -14,9 +14,14 @@
 #   TDG_TEST_DIR         base directory (default /tmp/tap-diffgen-test); the server lives in
 #                        $TDG_TEST_DIR/mariadb: data/, mariadbd.log, install.log, the pid file
 #                        and the unix socket mysqld.sock
+#   TDG_TEST_MYSQL_VARIANT=east  the second server, whose system clock runs east of UTC: port
+#                        TDG_TEST_MYSQL_EAST_PORT (default 53307), directory
+#                        $TDG_TEST_DIR/mariadb-east, variables TDG_TEST_MYSQL_EAST_*
 #
 # The server reads no option file (--no-defaults), listens on 127.0.0.1 only, uses utf8mb4 and
-# runs with time zone -05:00 on purpose (the tap must not depend on the server's zone).
+# runs with time zone -05:00 on purpose (the tap must not depend on the server's zone). Its
+# system time zone (TZ, what information_schema.INNODB_TRX reports times in, whatever the
+# session's zone) is America/New_York, west of UTC; the east variant's is Asia/Kolkata.
 # User `tap` / `tap-secret-pw` (at 127.0.0.1 and localhost) has ALL on tapdb.* and PROCESS
 # (to read information_schema.innodb_trx). OS root connects as `root` over the unix socket
 # without a password (TDG_TEST_MYSQL_ADMIN). As root the server runs with --user=root.
@@ -37,9 +42,24 @@ readonly MY_PASSWORD=tap-secret-pw
 readonly MY_DATABASE=tapdb
 readonly MY_TIMEZONE=-05:00
 
-PORT=${TDG_TEST_MYSQL_PORT:-53306}
+case ${TDG_TEST_MYSQL_VARIANT:-} in
+    "")
+        PORT=${TDG_TEST_MYSQL_PORT:-53306}
+        INSTANCE=mariadb
+        ENV_PREFIX=TDG_TEST_MYSQL
+        SYSTEM_TZ=America/New_York
+        ;;
+    east)
+        PORT=${TDG_TEST_MYSQL_EAST_PORT:-53307}
+        INSTANCE=mariadb-east
+        ENV_PREFIX=TDG_TEST_MYSQL_EAST
+        SYSTEM_TZ=Asia/Kolkata
+        ;;
+    *) tdg_die "TDG_TEST_MYSQL_VARIANT must be empty or 'east', not '$TDG_TEST_MYSQL_VARIANT'" ;;
+esac
+TDG_NAME=$INSTANCE
 BASE=$(tdg_absolute "${TDG_TEST_DIR:-/tmp/tap-diffgen-test}")
-DIR=$BASE/mariadb
+DIR=$BASE/$INSTANCE
 DATA=$DIR/data
 LOG=$DIR/mariadbd.log
 PIDFILE=$DIR/mariadbd.pid
@@ -157,7 +177,7 @@ cmd_start() {
     check_binaries
     mkdir -p "$BASE"
     [[ -d $DIR ]] || mkdir -m 0700 "$DIR"
-    tdg_lock "$BASE/.mariadb.lock"
+    tdg_lock "$BASE/.$INSTANCE.lock"
     tdg_tls_setup "$BASE"
 
     pid=$(server_pid)
@@ -201,7 +221,7 @@ cmd_start() {
     tdg_log "starting on 127.0.0.1:$PORT (log: $LOG)"
     # Own session and no inherited descriptors: the server must not hold a caller's pipe
     # (ctest waits for the test's output to close) nor the start/stop lock.
-    setsid mariadbd "${args[@]}" </dev/null >>"$LOG" 2>&1 9>&- &
+    TZ=$SYSTEM_TZ setsid mariadbd "${args[@]}" </dev/null >>"$LOG" 2>&1 9>&- &
     pid=$!
     deadline=$((SECONDS + 60))
     until answering && [[ -S $SOCKET && -n $(server_pid) ]]; do
@@ -234,7 +254,7 @@ cmd_stop() {
         tdg_log "not running"
         return 0
     }
-    tdg_lock "$BASE/.mariadb.lock"
+    tdg_lock "$BASE/.$INSTANCE.lock"
     pid=$(server_pid)
     if [[ -z $pid ]]; then
         remove_stale_files
@@ -268,13 +288,13 @@ cmd_status() {
 }
 
 cmd_env() {
-    printf 'export TDG_TEST_MYSQL_HOST=127.0.0.1\n'
-    printf 'export TDG_TEST_MYSQL_PORT=%s\n' "$PORT"
-    printf 'export TDG_TEST_MYSQL_USER=%s\n' "$MY_USER"
-    printf 'export TDG_TEST_MYSQL_PASSWORD=%s\n' "$MY_PASSWORD"
-    printf 'export TDG_TEST_MYSQL_DATABASE=%s\n' "$MY_DATABASE"
-    printf 'export TDG_TEST_MYSQL_SOCKET=%s\n' "$(tdg_quote "$SOCKET")"
-    printf 'export TDG_TEST_MYSQL_ADMIN=%s\n' "$(tdg_quote "$(admin_words) $MY_DATABASE")"
+    printf 'export %s_HOST=127.0.0.1\n' "$ENV_PREFIX"
+    printf 'export %s_PORT=%s\n' "$ENV_PREFIX" "$PORT"
+    printf 'export %s_USER=%s\n' "$ENV_PREFIX" "$MY_USER"
+    printf 'export %s_PASSWORD=%s\n' "$ENV_PREFIX" "$MY_PASSWORD"
+    printf 'export %s_DATABASE=%s\n' "$ENV_PREFIX" "$MY_DATABASE"
+    printf 'export %s_SOCKET=%s\n' "$ENV_PREFIX" "$(tdg_quote "$SOCKET")"
+    printf 'export %s_ADMIN=%s\n' "$ENV_PREFIX" "$(tdg_quote "$(admin_words) $MY_DATABASE")"
     tdg_tls_env "$BASE"
 }
 

@@ -136,6 +136,9 @@ std::string DatabaseEnv::configPrefix() const {
 
 std::optional<DatabaseEnv> postgresEnv() { return fromEnvironment("TDG_TEST_PG_", "postgres"); }
 std::optional<DatabaseEnv> mysqlEnv() { return fromEnvironment("TDG_TEST_MYSQL_", "mysql"); }
+std::optional<DatabaseEnv> mysqlEastEnv() {
+    return fromEnvironment("TDG_TEST_MYSQL_EAST_", "mysql");
+}
 
 bool ciMode() {
     const char* ci = std::getenv("CI");

@@ -28,6 +28,8 @@ struct DatabaseEnv {
 /// From TDG_TEST_PG_* / TDG_TEST_MYSQL_*; nullopt when not set (outside ctest).
 std::optional<DatabaseEnv> postgresEnv();
 std::optional<DatabaseEnv> mysqlEnv();
+/// The second MariaDB, whose system time zone is east of UTC (TDG_TEST_MYSQL_EAST_*).
+std::optional<DatabaseEnv> mysqlEastEnv();
 /// CI=true: a database test that cannot find its server fails instead of skipping.
 bool ciMode();
 

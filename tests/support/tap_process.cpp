@@ -1,10 +1,12 @@
 #include "support/tap_process.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -58,9 +60,15 @@ pid_t spawn(const std::vector<std::string>& arguments, const std::string& workin
     for (auto& argument : storage) argv.push_back(argument.data());
     argv.push_back(nullptr);
 
+    // The test runner's own signal handlers must not run in the child: a signal sent before
+    // execv would otherwise report a crashed test case from the child, into the tap's output.
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
     pid_t child = fork();
-    if (child < 0) throw std::runtime_error("fork failed");
     if (child == 0) {
+        for (int number = 1; number < NSIG; ++number) std::signal(number, SIG_DFL);
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(out, 1);
@@ -69,6 +77,8 @@ pid_t spawn(const std::vector<std::string>& arguments, const std::string& workin
         execv(argv[0], argv.data());
         _exit(127);
     }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (child < 0) throw std::runtime_error("fork failed");
     return child;
 }
 
