@@ -10,4 +10,11 @@ namespace tapdiffgen::core {
 /// Throws DiscoveryError naming the table and what is missing.
 void checkDiffgenTable(DialectConnection& connection, const TapConfig& config);
 
+/// A table whose journal name has no event while diffgen holds events under a near name (the
+/// configured table_name, or the name without its schema) is almost surely misconfigured: its
+/// changes would be skipped without a word. With the default journal name that is a
+/// DiscoveryError naming the table, both names and the setting; with a journal_name given
+/// explicitly, a warning. Costs one indexed page read when no near name has events.
+void checkJournalNames(DialectConnection& connection, const TapConfig& config);
+
 }  // namespace tapdiffgen::core

@@ -19,6 +19,7 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     StreamDefinition stream;
     stream.name = StreamDefinition::streamNameFor(setting.tableName);
     stream.tableName = setting.tableName;
+    stream.journalName = setting.journalName;
     stream.table = TableRef::parse(setting.tableName);
     stream.keyColumn = setting.pkColumn;
     stream.mode = setting.mode == "tombstones_only" ? StreamMode::TombstonesOnly : StreamMode::Full;

@@ -18,8 +18,9 @@ inline constexpr const char* kDiffgenTsCreated = "_sdc_diffgen_ts_created";
 inline constexpr const char* kDeletedAt = "_sdc_deleted_at";
 
 struct StreamDefinition {
-    std::string name;       // "invoices", or "sales-invoices" for sales.invoices
-    std::string tableName;  // as configured, matched against diffgen.tablename
+    std::string name;         // "invoices", or "sales-invoices" for sales.invoices
+    std::string tableName;    // as configured
+    std::string journalName;  // matched against diffgen.tablename
     TableRef table;
     std::string keyColumn;  // exact column name
     StreamMode mode = StreamMode::Full;

@@ -90,8 +90,8 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
     const TableRef diffgen = TableRef::parse(config.diffgenTable);
     for (auto& stream : streams) {
         EventPage page = connection.readDiffgenPage(diffgen, 0, INT64_MAX, config.pageSize,
-                                                    {stream.definition->tableName});
-        TableStreams streamOfTable{{stream.definition->tableName, 0}};
+                                                    {stream.definition->journalName});
+        TableStreams streamOfTable{{stream.definition->journalName, 0}};
         std::vector<StreamKeyRule> rules{stream.keyRule};
         std::vector<bool> accept{true};
         PagePlan::Options options;
@@ -214,6 +214,7 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
     auto connection = connect(line, config);
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
     checkDiffgenTable(*connection, config);
+    if (!line.discover) checkJournalNames(*connection, config);
     if (line.discover) {
         std::string catalog = catalogJson(definitions) + "\n";
         std::fwrite(catalog.data(), 1, catalog.size(), stdout);

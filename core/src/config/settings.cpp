@@ -62,8 +62,8 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("database", "string", "Database to read from.").driverOption(),
         Spec("tables", "array",
              "Tables to replicate, each an object with table_name (name or "
-             "schema.name), pk_column (its single-column primary key), mode and "
-             "start_from.")
+             "schema.name), pk_column (its single-column primary key), mode, "
+             "start_from and journal_name.")
             .required(),
         Spec("diffgen_table", "string",
              "Audit-log table the changes are read from, as name or schema.name.")
@@ -153,6 +153,10 @@ std::vector<SettingSpec> buildTableSettingSpecs() {
              "there.")
             .defaultJson("\"beginning\"")
             .allowed({"beginning", "snapshot"}),
+        Spec("journal_name", "string",
+             "The name the journal's triggers write into diffgen.tablename for this table. "
+             "Default: table_name without its schema, as the shipped triggers write it.")
+            .defaultJson("null"),
     };
 }
 

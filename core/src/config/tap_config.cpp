@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -74,6 +75,12 @@ bool isValidTableName(const std::string& name) {
     const auto dot = name.find('.');
     if (dot == std::string::npos) return !name.empty();
     return dot > 0 && dot + 1 < name.size() && name.find('.', dot + 1) == std::string::npos;
+}
+
+// "sales.orders" -> "orders": what the shipped triggers write (TG_TABLE_NAME, or the literal).
+std::string unqualifiedName(const std::string& validTableName) {
+    const auto dot = validTableName.find('.');
+    return dot == std::string::npos ? validTableName : validTableName.substr(dot + 1);
 }
 
 // An integer outside int64 is reported against the limit it broke, as jsonschema would with
@@ -213,6 +220,11 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     table.startFrom = effectiveValue(entry, specs, "start_from").convert<std::string>();
     checkTableName(table.tableName, keyPath(path, "table_name"));
     if (table.pkColumn.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
+    const Var journalName = effectiveValue(entry, specs, "journal_name");
+    table.journalNameGiven = !journalName.isEmpty();
+    table.journalName = table.journalNameGiven ? journalName.convert<std::string>()
+                                               : unqualifiedName(table.tableName);
+    if (table.journalName.empty()) fail("'' should be non-empty", keyPath(path, "journal_name"));
     warnUnknownKeys(entry, specs, "key", path, warnings);
     return table;
 }
@@ -222,11 +234,22 @@ std::vector<TableSetting> readTables(const Array& array, const std::string& path
     if (array.size() == 0) fail("[] should be non-empty", path);
     std::vector<TableSetting> tables;
     std::set<std::string> seen;
+    std::map<std::string, std::string> tableOfJournalName;
     for (std::size_t i = 0; i < array.size(); ++i) {
         TableSetting table =
             readTableEntry(array.get(static_cast<unsigned>(i)), indexPath(path, i), warnings);
         if (!seen.insert(table.tableName).second) {
             fail("table " + jsonvalue::pythonRepr(table.tableName) + " is configured twice", path);
+        }
+        // diffgen rows are told apart by tablename alone: two tables under one name would
+        // each receive the other's events.
+        auto [other, fresh] = tableOfJournalName.emplace(table.journalName, table.tableName);
+        if (!fresh) {
+            fail("tables " + jsonvalue::pythonRepr(other->second) + " and " +
+                     jsonvalue::pythonRepr(table.tableName) + " both read journal name " +
+                     jsonvalue::pythonRepr(table.journalName) +
+                     " (set journal_name to what each table's trigger writes)",
+                 indexPath(path, i));
         }
         tables.push_back(std::move(table));
     }

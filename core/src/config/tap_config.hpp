@@ -25,6 +25,10 @@ struct TableSetting {
     std::string pkColumn;
     std::string mode = "full";            ///< "full" | "tombstones_only"
     std::string startFrom = "beginning";  ///< "beginning" | "snapshot"
+    /// What the triggers write into diffgen.tablename for this table.
+    std::string journalName;
+    /// False when journalName is the default (tableName without its schema).
+    bool journalNameGiven = false;
 };
 
 struct TapConfig {

@@ -32,7 +32,7 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
       emitter_(connection, writer, options_.keysPerFetch) {
     for (size_t i = 0; i < streams_.size(); ++i) {
-        streamOfTable_[streams_[i].definition->tableName] = i;
+        streamOfTable_[streams_[i].definition->journalName] = i;
         rules_.push_back(streams_[i].keyRule);
     }
 }
@@ -96,7 +96,7 @@ bool Replayer::readNextPage() {
         }
     }
     EventPage page = connection_.readDiffgenPage(options_.diffgen, lowest, upTo, options_.pageSize,
-                                                 tableNames(active));
+                                                 journalNames(active));
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     emitPlan(page, acceptMask(active), nullptr, false);
@@ -161,7 +161,7 @@ void Replayer::drainFinalRanges() {
 // A range just became final: read it again and emit what committed after the first read.
 void Replayer::emitLateEvents(const PendingRange& range) {
     const std::vector<bool> accept = acceptMask(range.streams);
-    const std::vector<std::string> names = tableNames(range.streams);
+    const std::vector<std::string> names = journalNames(range.streams);
     int64_t after = range.from;
     while (after < range.to) {
         EventPage page = connection_.readDiffgenPage(options_.diffgen, after, range.to,
@@ -247,10 +247,10 @@ std::vector<bool> Replayer::acceptMask(const std::vector<size_t>& streams) const
     return accept;
 }
 
-std::vector<std::string> Replayer::tableNames(const std::vector<size_t>& streams) const {
+std::vector<std::string> Replayer::journalNames(const std::vector<size_t>& streams) const {
     std::vector<std::string> names;
     names.reserve(streams.size());
-    for (size_t i : streams) names.push_back(streams_[i].definition->tableName);
+    for (size_t i : streams) names.push_back(streams_[i].definition->journalName);
     return names;
 }
 

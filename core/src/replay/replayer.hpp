@@ -81,7 +81,7 @@ private:
     void reportProgress(bool force);
     std::string lagText();
     std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;
-    std::vector<std::string> tableNames(const std::vector<size_t>& streams) const;
+    std::vector<std::string> journalNames(const std::vector<size_t>& streams) const;
 };
 
 }  // namespace tapdiffgen::core

@@ -13,7 +13,7 @@ namespace {
 bool waitForHead(DialectConnection& connection, const StreamRuntime& stream, int64_t headId,
                  const SnapshotOptions& options) {
     EventPage probe = connection.readDiffgenPage(options.diffgen, headId, headId, 1,
-                                                 {stream.definition->tableName});
+                                                 {stream.definition->journalName});
     HorizonTracker tracker(connection, options.horizonSettleSeconds, 0);
     PendingRange range;
     range.to = headId;

@@ -170,7 +170,14 @@ TEST_CASE("tables must not be empty nor name a table twice") {
           "table 'invoices' is configured twice in config['tables']");
     CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
                                    {"table_name":"public.invoices","pk_column":"id"}])")) ==
-          "(no error)");
+          "tables 'invoices' and 'public.invoices' both read journal name 'invoices' (set "
+          "journal_name to what each table's trigger writes) in config['tables'][1]");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
+                                   {"table_name":"public.invoices","pk_column":"id",
+                                    "journal_name":"public.invoices"}])")) == "(no error)");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id",
+                                    "journal_name":""}])")) ==
+          "'' should be non-empty in config['tables'][0]['journal_name']");
 }
 
 TEST_CASE("numeric limits") {

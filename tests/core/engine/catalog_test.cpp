@@ -17,7 +17,7 @@ const char* kDatabase = R"({"tables":{
               "rows":[[1,"1.5000","x"]]},
   "sales.orders":{"columns":[{"name":"code","kind":"text","pk":true},{"name":"paid","kind":"bool"}],
                   "rows":[["A",true]]}},
- "diffgen":[[1,"invoices","1","i","t1"],[2,"sales.orders","A","u","t2"]]})";
+ "diffgen":[[1,"invoices","1","i","t1"],[2,"orders","A","u","t2"]]})";
 
 const char* kTables = R"("tables":[{"table_name":"invoices","pk_column":"id"},
                                    {"table_name":"sales.orders","pk_column":"code"}])";
@@ -112,12 +112,56 @@ TEST_CASE("discover ignores the catalog and state Meltano attaches") {
     CHECK(run.exitCode == 0);
 }
 
-TEST_CASE("schema-qualified tables become dash-named streams and match diffgen names") {
+TEST_CASE("schema-qualified tables become dash-named streams and read the name without schema") {
     FakeSetup setup(kDatabase, kTables);
     auto run = runTap({"--config", setup.configPath()});
-    REQUIRE(run.exitCode == 0);
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     auto orders = run.records("sales-orders");
     REQUIRE(orders.size() == 1);
     CHECK(orders[0]->getValue<std::string>("code") == "A");
     CHECK(orders[0]->getValue<bool>("paid"));
+}
+
+namespace {
+
+// The same tables, with triggers that write the schema-qualified name into diffgen.
+const char* kQualifiedJournal = R"({"tables":{
+  "invoices":{"columns":[{"name":"id","kind":"int64","pk":true}],"rows":[[1]]},
+  "sales.orders":{"columns":[{"name":"code","kind":"text","pk":true}],"rows":[["A"]]}},
+ "diffgen":[[1,"invoices","1","i","t1"],[2,"sales.orders","A","u","t2"]]})";
+
+}  // namespace
+
+TEST_CASE("journal_name matches a trigger that writes the schema-qualified name") {
+    FakeSetup setup(kQualifiedJournal,
+                    R"("tables":[{"table_name":"invoices","pk_column":"id"},
+                      {"table_name":"sales.orders","pk_column":"code",
+                       "journal_name":"sales.orders"}])");
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    REQUIRE(run.records("sales-orders").size() == 1);
+    CHECK(run.records("sales-orders")[0]->getValue<std::string>("code") == "A");
+}
+
+TEST_CASE("events under a near name but none under the journal name stop the run") {
+    FakeSetup setup(kQualifiedJournal, kTables);
+    auto run = runTap({"--config", setup.configPath()});
+    CHECK(run.exitCode == 1);
+    CHECK(run.lines.empty());
+    CHECK(run.stderrText.find("table 'sales.orders': diffgen has events under 'sales.orders' but "
+                              "none under its journal name 'orders'; set journal_name to what "
+                              "its trigger writes into diffgen.tablename") != std::string::npos);
+}
+
+TEST_CASE("an explicit journal_name with events only under a near name is a warning") {
+    FakeSetup setup(kQualifiedJournal,
+                    R"("tables":[{"table_name":"invoices","pk_column":"id"},
+                      {"table_name":"sales.orders","pk_column":"code",
+                       "journal_name":"orders"}])");
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(run.stderrText.find("WARNING") != std::string::npos);
+    CHECK(run.stderrText.find("diffgen has events under 'sales.orders' but none under its "
+                              "journal name 'orders'") != std::string::npos);
+    CHECK(run.records("sales-orders").empty());
 }
