@@ -22,3 +22,6 @@ CREATE TABLE IF NOT EXISTS diffgen (
 --       UNION ALL SELECT 'invoices', NEW.id, 'u';
 --   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices FOR EACH ROW
 --       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
+-- The literal is the table's journal name: the bare name is the tap's default journal_name.
+-- Where two databases (schemas) journalled into one diffgen share a table name, write
+-- 'sales.invoices' in that table's triggers and set "journal_name": "sales.invoices".

@@ -29,3 +29,6 @@ CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
 --   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices BEGIN
 --       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
 --   END;
+-- The literal is the table's journal name: the bare name is the tap's default journal_name;
+-- a table of an attached schema whose name is taken writes 'schema.invoices' and sets
+-- "journal_name": "schema.invoices".
