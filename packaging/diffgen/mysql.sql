@@ -22,6 +22,19 @@ CREATE TABLE IF NOT EXISTS diffgen (
 --       UNION ALL SELECT 'invoices', NEW.id, 'u';
 --   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices FOR EACH ROW
 --       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
+-- A table with a composite key (order_lines, keyed by order_id and line_no) journals the key as
+-- the JSON array of its values in key order, which the tap's pk_column list reads:
+--   CREATE TRIGGER order_lines_diffgen_i AFTER INSERT ON order_lines FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op)
+--       VALUES ('order_lines', JSON_ARRAY(NEW.order_id, NEW.line_no), 'i');
+--   CREATE TRIGGER order_lines_diffgen_u AFTER UPDATE ON order_lines FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op)
+--       SELECT 'order_lines', JSON_ARRAY(OLD.order_id, OLD.line_no), 'd' FROM DUAL
+--           WHERE NOT (OLD.order_id <=> NEW.order_id AND OLD.line_no <=> NEW.line_no)
+--       UNION ALL SELECT 'order_lines', JSON_ARRAY(NEW.order_id, NEW.line_no), 'u';
+--   CREATE TRIGGER order_lines_diffgen_d AFTER DELETE ON order_lines FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op)
+--       VALUES ('order_lines', JSON_ARRAY(OLD.order_id, OLD.line_no), 'd');
 -- The literal is the table's journal name: the bare name is the tap's default journal_name.
 -- Where two databases (schemas) journalled into one diffgen share a table name, write
 -- 'sales.invoices' in that table's triggers and set "journal_name": "sales.invoices".

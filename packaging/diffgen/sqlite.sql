@@ -29,6 +29,23 @@ CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
 --   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices BEGIN
 --       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
 --   END;
+-- A table with a composite key (order_lines, keyed by order_id and line_no) journals the key as
+-- the JSON array of its values in key order, which the tap's pk_column list reads:
+--   CREATE TRIGGER order_lines_diffgen_i AFTER INSERT ON order_lines BEGIN
+--       INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'i');
+--   END;
+--   CREATE TRIGGER order_lines_diffgen_u AFTER UPDATE ON order_lines BEGIN
+--       INSERT INTO diffgen (tablename, table_id, op)
+--           SELECT 'order_lines', json_array(OLD.order_id, OLD.line_no), 'd'
+--           WHERE OLD.order_id IS NOT NEW.order_id OR OLD.line_no IS NOT NEW.line_no;
+--       INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'u');
+--   END;
+--   CREATE TRIGGER order_lines_diffgen_d AFTER DELETE ON order_lines BEGIN
+--       INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('order_lines', json_array(OLD.order_id, OLD.line_no), 'd');
+--   END;
 -- The literal is the table's journal name: the bare name is the tap's default journal_name;
 -- a table of an attached schema whose name is taken writes 'schema.invoices' and sets
 -- "journal_name": "schema.invoices".

@@ -8,60 +8,89 @@
 #include "sql_text.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/key_sql.hpp"
 
 namespace tapdiffgen::mysql {
 namespace {
 
 constexpr int64_t kDefaultScanPageRows = 10000;
 
-size_t keyPosition(const std::vector<std::string_view>& columns, std::string_view key) {
-    auto found = std::find(columns.begin(), columns.end(), key);
-    if (found == columns.end()) {
-        throw sdk::invalidArgument("key column '" + std::string(key) +
-                                   "' is not among the requested columns");
-    }
-    return static_cast<size_t>(found - columns.begin());
-}
-
-// The same key twice would return its row twice when it falls into two chunks.
-std::vector<std::string_view> distinctKeys(const std::vector<std::string_view>& keys) {
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(keys.size());
+// The same key twice would return its row twice when it falls into two chunks. Keys are
+// `width` texts each.
+std::vector<std::string_view> distinctKeys(const std::vector<std::string_view>& keys,
+                                           size_t width) {
     std::vector<std::string_view> distinct;
     distinct.reserve(keys.size());
-    for (std::string_view key : keys) {
-        if (seen.insert(key).second) distinct.push_back(key);
+    if (width == 1) {
+        std::unordered_set<std::string_view> seen;
+        seen.reserve(keys.size());
+        for (std::string_view key : keys) {
+            if (seen.insert(key).second) distinct.push_back(key);
+        }
+        return distinct;
+    }
+    std::unordered_set<std::string> seen;
+    for (size_t at = 0; at < keys.size(); at += width) {
+        std::string joined;
+        for (size_t c = 0; c < width; ++c) {
+            joined += keys[at + c];
+            joined.push_back('\0');
+        }
+        if (!seen.insert(std::move(joined)).second) continue;
+        distinct.insert(distinct.end(), keys.begin() + static_cast<std::ptrdiff_t>(at),
+                        keys.begin() + static_cast<std::ptrdiff_t>(at + width));
     }
     return distinct;
+}
+
+std::vector<std::string> quotedNames(const std::vector<std::string_view>& names) {
+    std::vector<std::string> quoted;
+    for (std::string_view name : names) quoted.push_back(quoteName(name));
+    return quoted;
+}
+
+// `key IN (?, ...)`, or for a composite key `(a, b) IN ((?, ?), ...)`, which MariaDB reads as
+// ranges of the primary key.
+std::string keyListSql(const std::vector<std::string>& keys, size_t slots) {
+    if (keys.size() == 1) return keys[0] + " IN (" + placeholders(slots) + ")";
+    std::string columns, row = "(" + placeholders(keys.size()) + ")", list;
+    for (const std::string& key : keys) columns += (columns.empty() ? "" : ", ") + key;
+    for (size_t i = 0; i < slots; ++i) list += (i == 0 ? "" : ", ") + row;
+    return "(" + columns + ") IN (" + list + ")";
 }
 
 }  // namespace
 
 void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
-    size_t keyIndex = keyPosition(request.columns, request.keyColumn);
-    std::vector<std::string_view> keys = distinctKeys(request.keys);
-    std::string head = "SELECT " + columnList(request.columns) + " FROM " +
-                       quoteTable(request.table) + " WHERE " + quoteName(request.keyColumn) +
-                       " IN (";
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    const size_t width = keyIndices.size();
+    const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
+    std::vector<std::string_view> keys = distinctKeys(request.keys, width);
+    const size_t keyCount = keys.size() / width;
+    std::string head =
+        "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table) + " WHERE ";
     CellWriter::JsonTest json;
     bool jsonKnown = false;
-    for (size_t offset = 0; offset < keys.size(); offset += kMaxKeysPerStatement) {
+    for (size_t offset = 0; offset < keyCount; offset += kMaxKeysPerStatement) {
         session_.throwIfCancelled();
-        size_t count = std::min(kMaxKeysPerStatement, keys.size() - offset);
+        size_t count = std::min(kMaxKeysPerStatement, keyCount - offset);
         size_t slots = keyListSize(count);
-        std::string sql = head + placeholders(slots) + ")";
+        std::string sql = head + keyListSql(keyColumns, slots);
         if (!jsonKnown) {
             json = catalog_.jsonColumns(request.table, session_.prepared(sql).fields());
             jsonKnown = true;
         }
         Statement& statement = session_.prepared(sql);
-        const FieldInfo keyField = statement.fields().at(keyIndex);
         Params params;
-        params.reserve(slots);
+        params.reserve(slots * width);
         // Padding repeats the last key: IN ignores duplicates, and one statement serves every
         // chunk of the same size class.
         for (size_t i = 0; i < slots; ++i) {
-            bindKey(params, keys[offset + std::min(i, count - 1)], keyField, request.keyColumn);
+            size_t key = offset + std::min(i, count - 1);
+            for (size_t c = 0; c < width; ++c) {
+                bindKey(params, keys[key * width + c], statement.fields().at(keyIndices[c]),
+                        request.keyColumns[c]);
+            }
         }
         Cursor cursor(statement, params);
         writer_.prepare(cursor.fields(), json);
@@ -70,38 +99,49 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
 }
 
 // Keyset pagination: each page is its own autocommit statement, so no read view or lock lives
-// longer than one page however big the table is.
+// longer than one page however big the table is. A composite key pages with the spelled-out
+// condition, which MariaDB plans as a range of the primary key.
 void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
-    size_t keyIndex = keyPosition(request.columns, request.keyColumn);
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
     int64_t pageRows = request.batchRows > 0 ? request.batchRows : kDefaultScanPageRows;
     std::string select =
         "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table);
-    std::string order = " ORDER BY " + quoteName(request.keyColumn) + " LIMIT ?";
+    std::string order;
+    for (const std::string& key : keyColumns) order += (order.empty() ? "" : ", ") + key;
+    order = " ORDER BY " + order + " LIMIT ?";
+    sdk::KeysetCondition after = sdk::keysetAfter(keyColumns, [](size_t) { return "?"; });
     std::string firstSql = select + order;
-    std::string nextSql = select + " WHERE " + quoteName(request.keyColumn) + " > ?" + order;
+    std::string nextSql = select + " WHERE " + after.sql + order;
 
     CellWriter::JsonTest json =
         catalog_.jsonColumns(request.table, session_.prepared(firstSql).fields());
-    LastKey last;
+    std::vector<LastKey> last(keyIndices.size());
     for (bool first = true;; first = false) {
         session_.throwIfCancelled();
         Params params;
-        if (!first) last.bind(params);
+        if (!first) {
+            for (size_t column : after.keyColumnOfPlaceholder) last[column].bind(params);
+        }
         params.addInt64(pageRows);
         Cursor cursor(session_.prepared(first ? firstSql : nextSql), params);
         writer_.prepare(cursor.fields(), json);
         int64_t read = 0;
         while (cursor.next()) {
             writer_.writeRow(cursor.row(), rows);
-            last.capture(cursor.row(), keyIndex, cursor.fields()[keyIndex]);
+            for (size_t c = 0; c < keyIndices.size(); ++c) {
+                last[c].capture(cursor.row(), keyIndices[c], cursor.fields()[keyIndices[c]]);
+            }
             ++read;
         }
         if (read < pageRows) return;
-        if (last.isNull()) {
-            throw sdk::DriverError(TDG_INVALID_DATA,
-                                   "cannot page through '" + request.table.display() +
-                                       "': key column '" + std::string(request.keyColumn) +
-                                       "' has NULL values");
+        for (size_t c = 0; c < last.size(); ++c) {
+            if (last[c].isNull()) {
+                throw sdk::DriverError(TDG_INVALID_DATA,
+                                       "cannot page through '" + request.table.display() +
+                                           "': key column '" + std::string(request.keyColumns[c]) +
+                                           "' has NULL values");
+            }
         }
     }
 }

@@ -96,18 +96,25 @@ void writeRow(const Rows& stream, size_t columns, CellWriter& writer, sdk::RowBa
     rows.endRow();
 }
 
+// The text of a scan's last key, one value per key column (empty before the first page).
+using KeyText = std::vector<std::string>;
+
 // Streams every row of `stream` into `rows`; the first `plan.size()` result columns are the
-// requested ones, and the next one (when `lastKey` is given) the scan key. Returns the number
-// of rows read.
+// requested ones, and the next ones (when `lastKey` is given) the scan key's columns. Returns
+// the number of rows read.
 template <typename Rows>
 int64_t streamRows(Rows& stream, const std::vector<ColumnPlan>& plan, CellWriter& writer,
-                   sdk::RowBatchBuilder& rows, std::optional<std::string>* lastKey = nullptr) {
+                   sdk::RowBatchBuilder& rows, KeyText* lastKey = nullptr) {
     int64_t count = 0;
     try {
         while (stream.next()) {
             if (count == 0) requireTypes(stream, plan);
             writeRow(stream, plan.size(), writer, rows);
-            if (lastKey != nullptr) lastKey->emplace(stream.value(static_cast<int>(plan.size())));
+            if (lastKey != nullptr) {
+                for (size_t c = 0; c < lastKey->size(); ++c) {
+                    (*lastKey)[c] = stream.value(static_cast<int>(plan.size() + c));
+                }
+            }
             ++count;
         }
     } catch (const sdk::DriverError& failure) {
@@ -146,18 +153,41 @@ struct PlannedFetch {
     PipelinedStatement statement;
 };
 
+// Binding the keys as an array of the key's own type lets the primary key index serve the
+// lookup; a type without an array type is compared as text.
+std::string keyOperand(const PgColumn& key) {
+    return key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
+}
+
+// Column c of every key, as one array parameter.
+std::string keyArray(const sdk::FetchRequest& request, size_t c) {
+    std::vector<std::string_view> values;
+    values.reserve(request.keyCount());
+    for (size_t i = 0; i < request.keyCount(); ++i) values.push_back(request.key(i, c));
+    return arrayLiteral(values);
+}
+
+// One-column keys: `key = ANY ($1)`. Composite keys: one array per key column, zipped into
+// rows: `(a, b) IN (SELECT * FROM ROWS FROM (unnest($1), unnest($2)))`, index lookups (or a
+// hash join for many keys), one statement for the whole batch.
 PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequest& request) {
     PlannedFetch fetch;
     fetch.plan = planColumns(description, request.table, request.columns);
-    const PgColumn& key = columnNamed(description, request.table, request.keyColumn);
-    // Binding the keys as an array of the key's own type lets the primary key index serve
-    // the lookup; a type without an array type is compared as text.
-    std::string keySql =
-        key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
-    fetch.statement.sql = "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) +
-                          " WHERE " + keySql + " = ANY ($1)";
-    fetch.statement.params.add(arrayLiteral(request.keys),
-                               key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    std::string operands, arrays;
+    for (size_t c = 0; c < request.keyColumns.size(); ++c) {
+        const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+        operands += (c == 0 ? "" : ", ") + keyOperand(key);
+        arrays += (c == 0 ? "pg_catalog.unnest($" : ", pg_catalog.unnest($") +
+                  std::to_string(c + 1) + ")";
+        fetch.statement.params.add(
+            request.keyColumns.size() == 1 ? arrayLiteral(request.keys) : keyArray(request, c),
+            key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+    }
+    std::string where = request.keyColumns.size() == 1
+                            ? operands + " = ANY ($1)"
+                            : "(" + operands + ") IN (SELECT * FROM ROWS FROM (" + arrays + "))";
+    fetch.statement.sql =
+        "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) + " WHERE " + where;
     fetch.statement.context = "reading table '" + request.table.display() + "'";
     return fetch;
 }
@@ -210,25 +240,39 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
     return requests.size();
 }
 
-// One keyset batch: rows with key > *lastKey (all when nullopt); moves *lastKey forward.
+// One keyset batch: rows with key > *lastKey (all when empty); moves *lastKey forward. A
+// composite key compares as a row value, which the primary key index serves in key order.
 int64_t scanBatch(Session& session, const TableDescription& description,
-                  const sdk::ScanRequest& request, int64_t limit,
-                  std::optional<std::string>& lastKey, WarnedColumns& warned,
-                  sdk::RowBatchBuilder& rows) {
+                  const sdk::ScanRequest& request, int64_t limit, KeyText& lastKey,
+                  WarnedColumns& warned, sdk::RowBatchBuilder& rows) {
     std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
-    const PgColumn& key = columnNamed(description, request.table, request.keyColumn);
-    std::string keySql = quoted(key.info.name);
-    std::string sql = "SELECT " + selectList(plan) + ", " + keySql + " FROM " +
-                      tableSql(request.table) + " WHERE " + keySql + " IS NOT NULL" +
-                      (lastKey ? " AND " + keySql + " > $2" : std::string()) + " ORDER BY " +
-                      keySql + " LIMIT $1";
+    const bool first = lastKey.empty();
     Params params;
     params.add(std::to_string(limit), oid::kInt8);
-    if (lastKey) params.add(*lastKey, key.baseType);
+    std::string keys, notNull, after;
+    for (size_t c = 0; c < request.keyColumns.size(); ++c) {
+        const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+        keys += (c == 0 ? "" : ", ") + quoted(key.info.name);
+        notNull += (c == 0 ? "" : " AND ") + quoted(key.info.name) + " IS NOT NULL";
+        after += (c == 0 ? "$" : ", $") + std::to_string(c + 2);
+        if (!first) params.add(lastKey[c], key.baseType);
+    }
+    const bool composite = request.keyColumns.size() > 1;
+    std::string sql = "SELECT " + selectList(plan) + ", " + keys + " FROM " +
+                      tableSql(request.table) + " WHERE " + notNull +
+                      (first       ? std::string()
+                       : composite ? " AND (" + keys + ") > (" + after + ")"
+                                   : " AND " + keys + " > " + after) +
+                      " ORDER BY " + keys + " LIMIT $1";
 
     RowStream stream(session, sql, params, "scanning table '" + request.table.display() + "'");
     CellWriter writer(session.options(), request.table.display(), plan, warned);
-    return streamRows(stream, plan, writer, rows, &lastKey);
+    // Moved forward only once the batch is read: a batch retried with a fresh description
+    // starts from the same key.
+    KeyText next(request.keyColumns.size());
+    int64_t read = streamRows(stream, plan, writer, rows, &next);
+    if (read > 0) lastKey = std::move(next);
+    return read;
 }
 
 }  // namespace
@@ -257,7 +301,7 @@ void fetchRowsMany(Session& session, const TableDescriber& describe,
 void scanTable(Session& session, const Describer& describe, const sdk::ScanRequest& request,
                sdk::RowBatchBuilder& rows) {
     int64_t limit = request.batchRows > 0 ? request.batchRows : kDefaultScanBatch;
-    std::optional<std::string> lastKey;
+    KeyText lastKey;
     WarnedColumns warned;
     for (;;) {
         if (session.cancelled()) throw sdk::DriverError(TDG_CANCELLED, "scan cancelled");

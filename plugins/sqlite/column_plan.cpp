@@ -14,20 +14,25 @@ const sdk::ColumnInfo* find(const std::vector<sdk::ColumnInfo>& described, std::
     return found == described.end() ? nullptr : &*found;
 }
 
-std::string quoted(std::string_view name) { return sdk::quoteIdentifier(name, '"'); }
+std::string qualified(std::string_view name) {
+    return std::string(kRowAlias) + "." + sdk::quoteIdentifier(name, '"');
+}
 
 }  // namespace
 
 bool describesAll(const std::vector<sdk::ColumnInfo>& described,
-                  const std::vector<std::string_view>& requested, std::string_view keyColumn) {
-    return find(described, keyColumn) != nullptr &&
-           std::all_of(requested.begin(), requested.end(),
-                       [&](std::string_view name) { return find(described, name) != nullptr; });
+                  const std::vector<std::string_view>& requested,
+                  const std::vector<std::string_view>& keyColumns) {
+    auto known = [&](std::string_view name) { return find(described, name) != nullptr; };
+    return std::all_of(keyColumns.begin(), keyColumns.end(), known) &&
+           std::all_of(requested.begin(), requested.end(), known);
 }
 
 SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::TableName& table,
-                      const std::vector<std::string_view>& requested, std::string_view keyColumn) {
+                      const std::vector<std::string_view>& requested,
+                      const std::vector<std::string_view>& keyColumns) {
     SelectPlan plan;
+    plan.tableSql = sdk::quoteTableName(table.schema.value_or("main"), table.name, '"');
     std::string checks;
     int nextResultColumn = static_cast<int>(requested.size());
     for (std::string_view name : requested) {
@@ -42,18 +47,17 @@ SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::
         entry.scale = column->scale;
         entry.where = "column '" + column->name + "' of table '" + table.display() + "'";
         if (!plan.selectList.empty()) plan.selectList += ", ";
-        plan.selectList += quoted(column->name);
+        plan.selectList += qualified(column->name);
         if (column->kind == TDG_KIND_JSON) {
             entry.validColumn = nextResultColumn++;
-            checks += ", json_valid(" + quoted(column->name) + ")";
+            checks += ", json_valid(" + qualified(column->name) + ")";
         }
-        if (column->name == keyColumn) plan.keyIndex = static_cast<int>(plan.columns.size());
         plan.columns.push_back(std::move(entry));
     }
-    if (plan.keyIndex < 0) {
-        throw sdk::invalidArgument("key column '" + std::string(keyColumn) +
-                                   "' is not among the columns read from table '" +
-                                   table.display() + "'");
+    std::vector<size_t> positions = sdk::keyPositions(requested, keyColumns);
+    for (size_t position : positions) {
+        plan.keyIndices.push_back(static_cast<int>(position));
+        plan.keySql.push_back(qualified(plan.columns[position].name));
     }
     plan.selectList += checks;
     return plan;

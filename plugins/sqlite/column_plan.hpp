@@ -21,22 +21,33 @@ struct ColumnPlan {
     int validColumn = -1;
 };
 
+/// The alias the table has in every row read, so that the select list never meets a name of
+/// the statement's own (the key list of a composite fetch).
+inline constexpr const char* kRowAlias = "\"r\"";
+
 struct SelectPlan {
     std::vector<ColumnPlan> columns;
-    /// Quoted columns, then the json_valid() checks.
+    /// Columns qualified with kRowAlias, then the json_valid() checks.
     std::string selectList;
-    /// Position of the key column in `columns`.
-    int keyIndex = -1;
+    /// Where each key column stands in `columns`, in key order.
+    std::vector<int> keyIndices;
+    /// The key columns qualified with kRowAlias, in key order.
+    std::vector<std::string> keySql;
+    /// The table, always schema-qualified ("main" by default), so that no common table
+    /// expression of the statement can shadow it.
+    std::string tableSql;
 };
 
 /// True when every requested column and the key are in `described` (false means the cached
 /// description is older than the table).
 bool describesAll(const std::vector<sdk::ColumnInfo>& described,
-                  const std::vector<std::string_view>& requested, std::string_view keyColumn);
+                  const std::vector<std::string_view>& requested,
+                  const std::vector<std::string_view>& keyColumns);
 
 /// The plan for `requested`; throws DriverError(TDG_NOT_FOUND) naming a missing column and
-/// TDG_INVALID_ARGUMENT when the key is not among the requested columns.
+/// TDG_INVALID_ARGUMENT when a key column is not among the requested columns.
 SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::TableName& table,
-                      const std::vector<std::string_view>& requested, std::string_view keyColumn);
+                      const std::vector<std::string_view>& requested,
+                      const std::vector<std::string_view>& keyColumns);
 
 }  // namespace tapdiffgen::sqlite

@@ -34,13 +34,13 @@ std::optional<int64_t> SqliteDriver::maxDiffgenId(const sdk::TableName& diffgen)
 
 void SqliteDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     database_.beginCall();
-    SelectPlan select = plan(request.table, request.columns, request.keyColumn);
+    SelectPlan select = plan(request.table, request.columns, request.keyColumns);
     sqlite::fetchRows(database_, request.table, select, request.keys, rows, warnings_);
 }
 
 void SqliteDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     database_.beginCall();
-    SelectPlan select = plan(request.table, request.columns, request.keyColumn);
+    SelectPlan select = plan(request.table, request.columns, request.keyColumns);
     sqlite::scanTable(database_, request.table, select, request.batchRows, rows, warnings_);
 }
 
@@ -53,10 +53,10 @@ void SqliteDriver::cancel() { database_.interrupt(); }
 
 SelectPlan SqliteDriver::plan(const sdk::TableName& table,
                               const std::vector<std::string_view>& columns,
-                              std::string_view keyColumn) {
+                              const std::vector<std::string_view>& keyColumns) {
     const auto* described = &description(table, false);
-    if (!describesAll(*described, columns, keyColumn)) described = &description(table, true);
-    return planSelect(*described, table, columns, keyColumn);
+    if (!describesAll(*described, columns, keyColumns)) described = &description(table, true);
+    return planSelect(*described, table, columns, keyColumns);
 }
 
 const std::vector<sdk::ColumnInfo>& SqliteDriver::description(const sdk::TableName& table,

@@ -34,7 +34,7 @@ private:
 
     /// The plan for reading `columns`, from the cached description unless it lacks a column.
     SelectPlan plan(const sdk::TableName& table, const std::vector<std::string_view>& columns,
-                    std::string_view keyColumn);
+                    const std::vector<std::string_view>& keyColumns);
     const std::vector<sdk::ColumnInfo>& description(const sdk::TableName& table, bool fresh);
 
     Database database_;

@@ -72,21 +72,46 @@ PageRequest toPageRequest(const TdgPageRequest& request) {
     return typed;
 }
 
+namespace {
+
+// The key columns and column kinds of a request: the revision-2 fields when the host's
+// struct_size covers them, the single key_column of revision 1 otherwise.
+template <typename Request>
+void readKeyAndKinds(const Request& request, size_t revision2Size, size_t numColumns,
+                     std::vector<std::string_view>& keyColumns,
+                     std::vector<TdgValueKind>& columnKinds) {
+    requireNonNull(request.key_column, "key column");
+    if (request.struct_size < revision2Size || request.num_key_columns <= 1) {
+        keyColumns.emplace_back(request.key_column);
+    } else {
+        keyColumns = views(request.key_columns, request.num_key_columns, "key column");
+        if (keyColumns[0] != request.key_column) {
+            throw invalidArgument("key_columns[0] is not key_column");
+        }
+    }
+    if (request.struct_size >= revision2Size && request.column_kinds != nullptr) {
+        columnKinds.assign(request.column_kinds, request.column_kinds + numColumns);
+    }
+}
+
+}  // namespace
+
 FetchRequest toFetchRequest(const TdgFetchRequest& request) {
     requireNonNull(request.table.name, "table name");
-    requireNonNull(request.key_column, "key column");
     FetchRequest typed;
     typed.table = TableName::fromRef(request.table);
     typed.columns = views(request.columns, request.num_columns, "column name");
     if (typed.columns.empty()) throw invalidArgument("no columns requested");
-    typed.keyColumn = request.key_column;
+    readKeyAndKinds(request, TDG_FETCH_REQUEST_SIZE_2, typed.columns.size(), typed.keyColumns,
+                    typed.columnKinds);
     if (request.num_keys < 0) throw invalidArgument("key count is negative");
-    if (request.num_keys > 0) {
+    const int64_t texts = request.num_keys * static_cast<int64_t>(typed.keyColumns.size());
+    if (texts > 0) {
         requireNonNull(request.keys, "keys");
         requireNonNull(request.key_sizes, "key sizes");
     }
-    typed.keys.reserve(static_cast<size_t>(request.num_keys));
-    for (int64_t i = 0; i < request.num_keys; ++i) {
+    typed.keys.reserve(static_cast<size_t>(texts));
+    for (int64_t i = 0; i < texts; ++i) {
         requireNonNull(request.keys[i], "key");
         typed.keys.emplace_back(request.keys[i], request.key_sizes[i]);
     }
@@ -96,12 +121,12 @@ FetchRequest toFetchRequest(const TdgFetchRequest& request) {
 
 ScanRequest toScanRequest(const TdgScanRequest& request) {
     requireNonNull(request.table.name, "table name");
-    requireNonNull(request.key_column, "key column");
     ScanRequest typed;
     typed.table = TableName::fromRef(request.table);
     typed.columns = views(request.columns, request.num_columns, "column name");
     if (typed.columns.empty()) throw invalidArgument("no columns requested");
-    typed.keyColumn = request.key_column;
+    readKeyAndKinds(request, TDG_SCAN_REQUEST_SIZE_2, typed.columns.size(), typed.keyColumns,
+                    typed.columnKinds);
     typed.batchRows = request.batch_rows;
     return typed;
 }

@@ -16,6 +16,21 @@ TableName TableName::fromRef(const TdgTableRef& ref) {
 
 std::string TableName::display() const { return schema ? *schema + "." + name : name; }
 
+std::vector<size_t> keyPositions(const std::vector<std::string_view>& columns,
+                                 const std::vector<std::string_view>& keyColumns) {
+    std::vector<size_t> positions;
+    for (std::string_view key : keyColumns) {
+        size_t at = 0;
+        while (at < columns.size() && columns[at] != key) ++at;
+        if (at == columns.size()) {
+            throw invalidArgument("key column '" + std::string(key) +
+                                  "' is not among the requested columns");
+        }
+        positions.push_back(at);
+    }
+    return positions;
+}
+
 ConnectOptions::ConnectOptions(const TdgConnectParams& params)
     : logFn_(params.log), logContext_(params.log_context) {
     for (int32_t i = 0; i < params.num_options; ++i) {

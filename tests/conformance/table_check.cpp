@@ -6,6 +6,9 @@
 //    "rows": [[1, "a"], ...],                       all rows, columns in describe order
 //    "fetches": [{"keys": ["1", "9"], "columns": ["select", "id"], "batch_rows": 1,
 //                 "rows": [["a", 1]]}, ...]}
+// A composite key is a list, "key": ["order_id", "line_no"], and each of its fetch keys a list
+// of texts in that order: "keys": [["1", "a"], ["2", "b"]]. Requests carry the kinds
+// describe_table reported (ABI revision 2).
 #include <Poco/JSON/Parser.h>
 
 #include "case_result.hpp"
@@ -93,21 +96,51 @@ Columns pickColumns(const std::vector<ColumnDescription>& described,
 }
 
 std::vector<RowText> scan(core::DialectConnection& connection, const core::TableRef& table,
-                          const Columns& columns, const std::string& key, int64_t batchRows) {
+                          const Columns& columns, const core::KeySpec& key, int64_t batchRows) {
     RowCollector collector(columns.names, columns.kinds);
-    connection.scanTable(table, columns.names, key, batchRows,
+    connection.scanTable(table, columns.names, &columns.kinds, key, batchRows,
                          [&](const TdgRowBatch& batch) { collector.add(batch); });
     return collector.sortedRows();
 }
 
 std::vector<RowText> fetch(core::DialectConnection& connection, const core::TableRef& table,
-                           const Columns& columns, const std::string& key,
+                           const Columns& columns, const core::KeySpec& key,
                            const std::vector<std::string>& keys, int64_t batchRows) {
     RowCollector collector(columns.names, columns.kinds);
-    connection.fetchRows(
-        table, columns.names, key, keys, [&](const TdgRowBatch& batch) { collector.add(batch); },
-        batchRows);
+    core::FetchSpec spec{&table,         &columns.names,
+                         &columns.kinds, &key,
+                         keys,           [&](const TdgRowBatch& batch) { collector.add(batch); }};
+    connection.fetchRows(spec, batchRows);
     return collector.sortedRows();
+}
+
+// "key": "id" or ["a", "b"], with the kinds describe_table reported.
+core::KeySpec keyOf(const Object::Ptr& expected, const std::vector<ColumnDescription>& described) {
+    std::vector<std::string> names = expected->isArray("key")
+                                         ? stringsOf(arrayOf(expected, "key"))
+                                         : std::vector<std::string>{textOf(expected, "key")};
+    core::KeySpec key;
+    for (const std::string& name : names) {
+        TdgValueKind kind = TDG_KIND_TEXT;
+        for (const ColumnDescription& column : described) {
+            if (column.name == name) kind = column.kind;
+        }
+        key.columns.push_back(core::KeyColumn{name, kind});
+    }
+    return key;
+}
+
+// A fetch's keys, flattened: each key's texts in key column order.
+std::vector<std::string> fetchKeys(const Object::Ptr& request, const core::KeySpec& key) {
+    if (!key.composite()) return stringsOf(arrayOf(request, "keys"));
+    std::vector<std::string> flat;
+    auto keys = arrayOf(request, "keys");
+    for (size_t i = 0; i < keys->size(); ++i) {
+        std::vector<std::string> parts = stringsOf(keys->getArray(static_cast<unsigned>(i)));
+        require(parts.size() == key.columns.size(), "a fetch key has the wrong number of values");
+        flat.insert(flat.end(), parts.begin(), parts.end());
+    }
+    return flat;
 }
 
 }  // namespace
@@ -115,7 +148,6 @@ std::vector<RowText> fetch(core::DialectConnection& connection, const core::Tabl
 std::string checkTable(const LiveContext& context, const CaseFiles& files) {
     const Object::Ptr& expected = files.expected;
     core::TableRef table{expected->optValue<std::string>("schema", ""), textOf(expected, "table")};
-    const std::string key = textOf(expected, "key");
     auto connection = openConnection(context);
     std::string stage = "describe_table";
     try {
@@ -130,6 +162,7 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
             allNames.push_back(described[i].name);
         }
         Columns all = pickColumns(described, allNames);
+        const core::KeySpec key = keyOf(expected, described);
         int64_t batchRows = expected->optValue<int64_t>("batch_rows", 0);
         stage = "scan_table";
         requireSameRows("scan_table", expectedRows(arrayOf(expected, "rows"), all.kinds),
@@ -141,7 +174,7 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
                     request->has("columns")
                         ? pickColumns(described, stringsOf(arrayOf(request, "columns")))
                         : all;
-                std::vector<std::string> keys = stringsOf(arrayOf(request, "keys"));
+                std::vector<std::string> keys = fetchKeys(request, key);
                 stage = "fetch_rows " + rowDisplay(keys);
                 requireSameRows("fetch_rows " + rowDisplay(keys),
                                 expectedRows(arrayOf(request, "rows"), picked.kinds),

@@ -140,8 +140,10 @@ static_assert(offsetof(TdgEventPage, mark) == 24);
 static_assert(offsetof(TdgEventPage, release) == 56);
 static_assert(offsetof(TdgEventPage, private_data) == 64);
 
-// TdgFetchRequest
-static_assert(sizeof(TdgFetchRequest) == 72);
+// TdgFetchRequest: revision 1 is the first 72 bytes, revision 2 appends 24.
+static_assert(TDG_FETCH_REQUEST_SIZE_1 == 72);
+static_assert(TDG_FETCH_REQUEST_SIZE_2 == 96);
+static_assert(sizeof(TdgFetchRequest) == 96);
 static_assert(alignof(TdgFetchRequest) == 8);
 static_assert(offsetof(TdgFetchRequest, struct_size) == 0);
 static_assert(offsetof(TdgFetchRequest, num_columns) == 4);
@@ -152,9 +154,15 @@ static_assert(offsetof(TdgFetchRequest, num_keys) == 40);
 static_assert(offsetof(TdgFetchRequest, keys) == 48);
 static_assert(offsetof(TdgFetchRequest, key_sizes) == 56);
 static_assert(offsetof(TdgFetchRequest, batch_rows) == 64);
+static_assert(offsetof(TdgFetchRequest, num_key_columns) == 72);  // since 2
+static_assert(offsetof(TdgFetchRequest, reserved_) == 76);
+static_assert(offsetof(TdgFetchRequest, key_columns) == 80);
+static_assert(offsetof(TdgFetchRequest, column_kinds) == 88);
 
-// TdgScanRequest
-static_assert(sizeof(TdgScanRequest) == 48);
+// TdgScanRequest: revision 1 is the first 48 bytes, revision 2 appends 24.
+static_assert(TDG_SCAN_REQUEST_SIZE_1 == 48);
+static_assert(TDG_SCAN_REQUEST_SIZE_2 == 72);
+static_assert(sizeof(TdgScanRequest) == 72);
 static_assert(alignof(TdgScanRequest) == 8);
 static_assert(offsetof(TdgScanRequest, struct_size) == 0);
 static_assert(offsetof(TdgScanRequest, num_columns) == 4);
@@ -162,8 +170,14 @@ static_assert(offsetof(TdgScanRequest, table) == 8);
 static_assert(offsetof(TdgScanRequest, columns) == 24);
 static_assert(offsetof(TdgScanRequest, key_column) == 32);
 static_assert(offsetof(TdgScanRequest, batch_rows) == 40);
+static_assert(offsetof(TdgScanRequest, num_key_columns) == 48);  // since 2
+static_assert(offsetof(TdgScanRequest, reserved_) == 52);
+static_assert(offsetof(TdgScanRequest, key_columns) == 56);
+static_assert(offsetof(TdgScanRequest, column_kinds) == 64);
 
-// TdgDriver
+// TdgDriver: revision 1 ends before fetch_rows_many.
+static_assert(TDG_DRIVER_SIZE_1 == 88);
+static_assert(TDG_DRIVER_SIZE_2 == 96);
 static_assert(sizeof(TdgDriver) == 96);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
@@ -178,7 +192,7 @@ static_assert(offsetof(TdgDriver, fetch_rows) == 56);
 static_assert(offsetof(TdgDriver, scan_table) == 64);
 static_assert(offsetof(TdgDriver, check_horizon) == 72);
 static_assert(offsetof(TdgDriver, cancel) == 80);
-static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // appended, optional
+static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // since 2, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 
@@ -217,9 +231,10 @@ static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*,
 static_assert(std::is_same_v<TdgStatus, int32_t>);
 static_assert(std::is_same_v<TdgValueKind, int32_t>);
 
-TEST_CASE("the ABI version of this header is 1") {
+TEST_CASE("the ABI version of this header is 2") {
     CHECK(TDG_ABI_VERSION_1 == 1);
-    CHECK(TDG_ABI_VERSION == 1);
+    CHECK(TDG_ABI_VERSION_2 == 2);
+    CHECK(TDG_ABI_VERSION == 2);
     CHECK(std::strcmp(TDG_PLUGIN_INFO_SYMBOL, "tdg_plugin_info") == 0);
     CHECK(std::strcmp(TDG_DRIVER_INIT_SYMBOL, "tdg_driver_init") == 0);
 }

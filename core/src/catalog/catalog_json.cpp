@@ -18,6 +18,13 @@ void appendColumnMetadata(std::string& json, const std::string& column, bool aut
     json += R"(","selected-by-default":true}})";
 }
 
+void appendNameList(std::string& json, const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) json.push_back(',');
+        appendJsonString(json, names[i]);
+    }
+}
+
 void appendStream(std::string& json, const StreamDefinition& stream) {
     json += R"({"tap_stream_id":)";
     appendJsonString(json, stream.name);
@@ -26,12 +33,12 @@ void appendStream(std::string& json, const StreamDefinition& stream) {
     json += R"(,"table_name":)";
     appendJsonString(json, stream.table.name);
     json += R"(,"replication_method":"LOG_BASED","key_properties":[)";
-    appendJsonString(json, stream.keyColumn);
+    appendNameList(json, stream.key.names());
     json += R"(],"schema":)";
     json += stream.fullSchemaJson();
     json += R"(,"metadata":[{"breadcrumb":[],"metadata":{"inclusion":"available",)";
     json += R"("selected-by-default":true,"table-key-properties":[)";
-    appendJsonString(json, stream.keyColumn);
+    appendNameList(json, stream.key.names());
     json += R"(],"forced-replication-method":"LOG_BASED")";
     if (!stream.table.schema.empty()) {
         json += R"(,"schema-name":)";
@@ -39,7 +46,7 @@ void appendStream(std::string& json, const StreamDefinition& stream) {
     }
     json += "}}";
     for (const auto& column : stream.columns) {
-        appendColumnMetadata(json, column.name, column.name == stream.keyColumn);
+        appendColumnMetadata(json, column.name, stream.key.contains(column.name));
     }
     for (const char* extra : {kIsDeleted, kDiffgenTsCreated}) {
         appendColumnMetadata(json, extra, true);
@@ -89,7 +96,7 @@ void applyEntry(const Poco::JSON::Object::Ptr& entry, StreamDefinition& stream) 
     for (size_t i = 0; i < stream.columns.size(); ++i) {
         auto found = columnMetadata.find(stream.columns[i].name);
         stream.columnSelected[i] =
-            stream.columns[i].name == stream.keyColumn ||
+            stream.key.contains(stream.columns[i].name) ||
             isSelected(found == columnMetadata.end() ? nullptr : found->second, true);
     }
 }

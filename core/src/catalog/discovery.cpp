@@ -1,5 +1,7 @@
 #include "catalog/discovery.hpp"
 
+#include <algorithm>
+
 namespace tapdiffgen::core {
 namespace {
 
@@ -12,6 +14,27 @@ std::string columnList(const std::vector<ColumnDescription>& columns) {
     return names;
 }
 
+// uuid text may be journalled in upper case; the database returns it in lower case.
+bool isUuid(const ColumnDescription& column) {
+    return column.jsonSchema.find(R"("format":"uuid")") != std::string::npos;
+}
+
+KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescription>& columns,
+                  const std::string& where) {
+    KeySpec key;
+    for (const std::string& name : setting.pkColumns) {
+        auto column = std::find_if(columns.begin(), columns.end(),
+                                   [&](const ColumnDescription& c) { return c.name == name; });
+        if (column == columns.end()) {
+            throw DiscoveryError("pk_column '" + name + "' in " + where +
+                                 " is not a column of table '" + setting.tableName +
+                                 "' (its columns: " + columnList(columns) + ")");
+        }
+        key.columns.push_back(KeyColumn{column->name, column->kind, isUuid(*column)});
+    }
+    return key;
+}
+
 StreamDefinition describeStream(DialectConnection& connection, const TapConfig& config,
                                 size_t index) {
     const TableSetting& setting = config.tables[index];
@@ -21,7 +44,6 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     stream.tableName = setting.tableName;
     stream.journalName = setting.journalName;
     stream.table = TableRef::parse(setting.tableName);
-    stream.keyColumn = setting.pkColumn;
     stream.mode = setting.mode == "tombstones_only" ? StreamMode::TombstonesOnly : StreamMode::Full;
     stream.startFrom = setting.startFrom == "snapshot" ? StartFrom::Snapshot : StartFrom::Beginning;
     stream.addDeletedAt = config.addSdcDeletedAt;
@@ -34,13 +56,12 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
         }
         throw;
     }
-    bool keyFound = false;
-    for (const auto& column : stream.columns)
-        keyFound = keyFound || column.name == setting.pkColumn;
-    if (!keyFound) {
-        throw DiscoveryError("pk_column '" + setting.pkColumn + "' in " + where +
-                             " is not a column of table '" + setting.tableName +
-                             "' (its columns: " + columnList(stream.columns) + ")");
+    stream.key = keySpecOf(setting, stream.columns, where);
+    if (stream.key.composite() && !connection.acceptsCompositeKeys()) {
+        throw DiscoveryError("pk_column in " + where + " names a composite key, which the " +
+                             connection.plugin().dialect() +
+                             " plugin cannot read (it speaks dialect ABI version 1; composite "
+                             "keys need version 2)");
     }
     for (const auto& column : stream.columns) {
         if (column.name == kIsDeleted || column.name == kDiffgenTsCreated ||

@@ -13,17 +13,10 @@ std::string StreamDefinition::streamNameFor(const std::string& tableName) {
     return name;
 }
 
-const ColumnDescription& StreamDefinition::keyDescription() const {
-    for (const auto& column : columns) {
-        if (column.name == keyColumn) return column;
-    }
-    throw std::logic_error("stream " + name + " has no key column " + keyColumn);
-}
-
 std::vector<const ColumnDescription*> StreamDefinition::selectedColumns() const {
     std::vector<const ColumnDescription*> out;
     for (size_t i = 0; i < columns.size(); ++i) {
-        if (columns[i].name == keyColumn || columnSelected[i]) out.push_back(&columns[i]);
+        if (key.contains(columns[i].name) || columnSelected[i]) out.push_back(&columns[i]);
     }
     return out;
 }
@@ -51,7 +44,8 @@ std::string StreamDefinition::schemaFor(
     for (const ColumnDescription* column : selected) {
         appendJsonString(json, column->name);
         json.push_back(':');
-        json += column->name == keyColumn ? column->jsonSchema : nullableSchema(column->jsonSchema);
+        json +=
+            key.contains(column->name) ? column->jsonSchema : nullableSchema(column->jsonSchema);
         json.push_back(',');
     }
     json += R"("is_deleted":{"type":"boolean"},)";
@@ -60,7 +54,10 @@ std::string StreamDefinition::schemaFor(
         json += R"(,"_sdc_deleted_at":{"type":["string","null"],"format":"date-time"})";
     }
     json += R"(},"required":[)";
-    appendJsonString(json, keyColumn);
+    for (size_t i = 0; i < key.columns.size(); ++i) {
+        if (i > 0) json.push_back(',');
+        appendJsonString(json, key.columns[i].name);
+    }
     json += "]}";
     return json;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "plugin/key_spec.hpp"
 
 namespace tapdiffgen::core {
 
@@ -22,7 +23,7 @@ struct StreamDefinition {
     std::string tableName;    // as configured
     std::string journalName;  // matched against diffgen.tablename
     TableRef table;
-    std::string keyColumn;  // exact column name
+    KeySpec key;
     StreamMode mode = StreamMode::Full;
     StartFrom startFrom = StartFrom::Beginning;
     bool addDeletedAt = true;
@@ -33,7 +34,6 @@ struct StreamDefinition {
     /// The stream name Singer sees: table_name with '.' replaced by '-'.
     static std::string streamNameFor(const std::string& tableName);
 
-    const ColumnDescription& keyDescription() const;
     /// Selected columns in ordinal order (the key is always among them).
     std::vector<const ColumnDescription*> selectedColumns() const;
     /// The stream's JSON Schema for the selected columns plus the metadata properties.

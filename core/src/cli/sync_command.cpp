@@ -158,7 +158,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
     MessageWriter writer;
     for (const auto& stream : streams) {
         writer.writeSchema(stream.definition->name, stream.definition->schemaJson(),
-                           {stream.definition->keyColumn});
+                           stream.definition->key.names());
     }
     if (line.testSchemaOnly) return 0;
     if (line.test) {

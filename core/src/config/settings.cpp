@@ -31,6 +31,7 @@ public:
     Spec& minimum(std::int64_t value) { return set(spec_.minimum, value); }
     Spec& maximum(std::int64_t value) { return set(spec_.maximum, value); }
     Spec& driverOption() { return set(spec_.driverOption, true); }
+    Spec& orStringList() { return set(spec_.orStringList, true); }
     operator SettingSpec() const { return spec_; }
 
 private:
@@ -62,7 +63,7 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("database", "string", "Database to read from.").driverOption(),
         Spec("tables", "array",
              "Tables to replicate, each an object with table_name (name or "
-             "schema.name), pk_column (its single-column primary key), mode, "
+             "schema.name), pk_column (its primary key column, or a list of them), mode, "
              "start_from and journal_name.")
             .required(),
         Spec("diffgen_table", "string",
@@ -140,8 +141,11 @@ std::vector<SettingSpec> buildTableSettingSpecs() {
     return {
         Spec("table_name", "string", "Table to replicate, as name or schema.name.").required(),
         Spec("pk_column", "string",
-             "Single-column primary key of the table, the key diffgen rows refer to.")
-            .required(),
+             "Primary key of the table, the key diffgen rows refer to: a column name, or a "
+             "list of column names for a composite key (diffgen.table_id then holds the key "
+             "as a JSON array in this order).")
+            .required()
+            .orStringList(),
         Spec("mode", "string",
              "full emits changed rows and deletions; tombstones_only emits deletions "
              "only.")
@@ -184,7 +188,14 @@ Object::Ptr objectSchema(const std::vector<SettingSpec>& specs) {
 
 Object::Ptr propertySchema(const SettingSpec& spec) {
     Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    schema->set("type", spec.type);
+    if (spec.orStringList) {
+        schema->set("type", stringArray({spec.type, "array"}));
+        Object::Ptr items = new Object;
+        items->set("type", spec.type);
+        schema->set("items", items);
+    } else {
+        schema->set("type", spec.type);
+    }
     schema->set("description", spec.description);
     if (spec.defaultJson) schema->set("default", jsonvalue::parse(*spec.defaultJson));
     if (!spec.allowed.empty()) schema->set("enum", stringArray(spec.allowed));

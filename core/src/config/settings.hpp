@@ -26,6 +26,8 @@ struct SettingSpec {
     std::optional<std::int64_t> minimum;     ///< inclusive, for integer and number settings
     std::optional<std::int64_t> maximum;     ///< inclusive
     bool driverOption = false;               ///< handed to the dialect plugin's connect()
+    /// A string setting that also takes a non-empty list of distinct strings (pk_column).
+    bool orStringList = false;
 };
 
 /// Every top-level setting, in the order documentation lists them.

@@ -123,7 +123,26 @@ void checkString(const SettingSpec& spec, const std::string& text, const std::st
     }
 }
 
+void checkStringList(const SettingSpec& spec, const Array& list, const std::string& path) {
+    if (list.size() == 0) fail("[] should be non-empty", path);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Var item = list.get(static_cast<unsigned>(i));
+        if (!jsonvalue::matchesType(item, "string")) {
+            fail(shown(item, spec) + " is not of type 'string'", indexPath(path, i));
+        }
+        checkString(spec, item.convert<std::string>(), indexPath(path, i));
+        if (!seen.insert(item.convert<std::string>()).second) {
+            fail(shown(item, spec) + " is listed twice", path);
+        }
+    }
+}
+
 void checkValue(const SettingSpec& spec, const Var& value, const std::string& path) {
+    if (spec.orStringList && kindOf(value) == Kind::Array) {
+        checkStringList(spec, *value.extract<Array::Ptr>(), path);
+        return;
+    }
     if (!jsonvalue::matchesType(value, spec.type)) {
         fail(shown(value, spec) + " is not of type '" + spec.type + "'", path);
     }
@@ -205,6 +224,17 @@ void checkTableName(const std::string& name, const std::string& path) {
     }
 }
 
+// A value checked by checkValue for a spec with orStringList.
+std::vector<std::string> stringOrList(const Var& value) {
+    if (kindOf(value) != Kind::Array) return {value.convert<std::string>()};
+    const Array& list = *value.extract<Array::Ptr>();
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        out.push_back(list.get(static_cast<unsigned>(i)).convert<std::string>());
+    }
+    return out;
+}
+
 TableSetting readTableEntry(const Var& value, const std::string& path,
                             std::vector<std::string>& warnings) {
     if (kindOf(value) != Kind::Object) {
@@ -215,11 +245,13 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     checkValues(entry, specs, path);
     TableSetting table;
     table.tableName = effectiveValue(entry, specs, "table_name").convert<std::string>();
-    table.pkColumn = effectiveValue(entry, specs, "pk_column").convert<std::string>();
+    table.pkColumns = stringOrList(effectiveValue(entry, specs, "pk_column"));
     table.mode = effectiveValue(entry, specs, "mode").convert<std::string>();
     table.startFrom = effectiveValue(entry, specs, "start_from").convert<std::string>();
     checkTableName(table.tableName, keyPath(path, "table_name"));
-    if (table.pkColumn.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
+    for (const auto& column : table.pkColumns) {
+        if (column.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
+    }
     const Var journalName = effectiveValue(entry, specs, "journal_name");
     table.journalNameGiven = !journalName.isEmpty();
     table.journalName = table.journalNameGiven ? journalName.convert<std::string>()

@@ -21,8 +21,8 @@ public:
 
 /// One entry of the `tables` setting.
 struct TableSetting {
-    std::string tableName;  ///< "name" or "schema.name"
-    std::string pkColumn;
+    std::string tableName;                ///< "name" or "schema.name"
+    std::vector<std::string> pkColumns;   ///< the key's columns in key order, at least one
     std::string mode = "full";            ///< "full" | "tombstones_only"
     std::string startFrom = "beginning";  ///< "beginning" | "snapshot"
     /// What the triggers write into diffgen.tablename for this table.

@@ -192,37 +192,52 @@ std::optional<int64_t> DialectConnection::maxDiffgenId(const TableRef& diffgen) 
     return maxId;
 }
 
+namespace {
+
+KeySpec singleColumnKey(const std::string& column) { return KeySpec{{KeyColumn{column}}}; }
+
+}  // namespace
+
 // A TdgFetchRequest and the arrays it points into.
 struct DialectConnection::FetchRequestStorage {
     std::vector<const char*> columnNames;
+    std::vector<std::string> keyNames;
+    std::vector<const char*> keyColumnNames;
     std::vector<const char*> keyData;
     std::vector<uint64_t> keySizes;
     TdgFetchRequest request{};
 
-    FetchRequestStorage(const TableRef& table, const std::vector<std::string>& columns,
-                        const std::string& keyColumn, const std::vector<std::string>& keys,
-                        int64_t batchRows)
-        : columnNames(cStrings(columns)), keyData(cStrings(keys)) {
-        keySizes.reserve(keys.size());
-        for (const auto& key : keys) keySizes.push_back(key.size());
+    FetchRequestStorage(const FetchSpec& fetch, int64_t batchRows)
+        : columnNames(cStrings(*fetch.columns)),
+          keyNames(fetch.key->names()),
+          keyColumnNames(cStrings(keyNames)),
+          keyData(cStrings(fetch.keys)) {
+        keySizes.reserve(fetch.keys.size());
+        for (const auto& key : fetch.keys) keySizes.push_back(key.size());
         request.struct_size = sizeof(request);
         request.num_columns = static_cast<int32_t>(columnNames.size());
-        request.table = toRef(table);
+        request.table = toRef(*fetch.table);
         request.columns = columnNames.data();
-        request.key_column = keyColumn.c_str();
-        request.num_keys = static_cast<int64_t>(keys.size());
+        request.key_column = keyColumnNames[0];
+        request.num_keys = static_cast<int64_t>(fetch.keys.size() / keyColumnNames.size());
         request.keys = keyData.data();
         request.key_sizes = keySizes.data();
         request.batch_rows = batchRows;
+        request.num_key_columns = static_cast<int32_t>(keyColumnNames.size());
+        request.key_columns = keyColumnNames.data();
+        request.column_kinds = fetch.columnKinds != nullptr && !fetch.columnKinds->empty()
+                                   ? fetch.columnKinds->data()
+                                   : nullptr;
     }
 };
 
-void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::string>& columns,
-                                  const std::string& keyColumn,
-                                  const std::vector<std::string>& keys,
-                                  const BatchCallback& onBatch, int64_t batchRows) {
-    FetchRequestStorage storage(table, columns, keyColumn, keys, batchRows);
-    SinkContext sink{&onBatch, nullptr};
+bool DialectConnection::acceptsCompositeKeys() const {
+    return plugin_->driver().abi_version >= TDG_ABI_VERSION_2;
+}
+
+void DialectConnection::fetchRows(const FetchSpec& fetch, int64_t batchRows) {
+    FetchRequestStorage storage(fetch, batchRows);
+    SinkContext sink{&fetch.onBatch, nullptr};
     ErrorGuard guard;
     TdgStatus status = plugin_->driver().fetch_rows(connection_, &storage.request, &sinkTrampoline,
                                                     &sink, &guard.error);
@@ -230,30 +245,41 @@ void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::
     check(status, guard.error, "fetch_rows");
 }
 
+void DialectConnection::fetchRows(const TableRef& table, const std::vector<std::string>& columns,
+                                  const std::string& keyColumn,
+                                  const std::vector<std::string>& keys,
+                                  const BatchCallback& onBatch, int64_t batchRows) {
+    const KeySpec key = singleColumnKey(keyColumn);
+    fetchRows(FetchSpec{&table, &columns, nullptr, &key, keys, onBatch}, batchRows);
+}
+
 void DialectConnection::fetchRowsMany(const std::vector<FetchSpec>& fetches, int64_t batchRows) {
     if (plugin_->driver().fetch_rows_many == nullptr || fetches.size() < 2) {
-        for (const FetchSpec& fetch : fetches) {
-            fetchRows(*fetch.table, *fetch.columns, *fetch.keyColumn, fetch.keys, fetch.onBatch,
-                      batchRows);
-        }
+        for (const FetchSpec& fetch : fetches) fetchRows(fetch, batchRows);
         return;
     }
+    // The array is laid out with the request size of the plugin's revision, which is the
+    // stride it steps through it with (see TdgDriver.fetch_rows_many).
+    const size_t stride =
+        acceptsCompositeKeys() ? TDG_FETCH_REQUEST_SIZE_2 : TDG_FETCH_REQUEST_SIZE_1;
+    static_assert(TDG_FETCH_REQUEST_SIZE_1 % alignof(TdgFetchRequest) == 0);
     std::deque<FetchRequestStorage> storage;
-    std::vector<TdgFetchRequest> requests;
+    std::vector<uint64_t> packed((fetches.size() * stride + 7) / 8);
+    auto* bytes = reinterpret_cast<unsigned char*>(packed.data());
     std::deque<SinkContext> sinks;
     std::vector<TdgBatchSink> sinkFunctions(fetches.size(), &sinkTrampoline);
     std::vector<void*> sinkContexts;
-    for (const FetchSpec& fetch : fetches) {
-        requests.push_back(
-            storage
-                .emplace_back(*fetch.table, *fetch.columns, *fetch.keyColumn, fetch.keys, batchRows)
-                .request);
-        sinkContexts.push_back(&sinks.emplace_back(SinkContext{&fetch.onBatch, nullptr}));
+    for (size_t i = 0; i < fetches.size(); ++i) {
+        TdgFetchRequest& request = storage.emplace_back(fetches[i], batchRows).request;
+        request.struct_size = static_cast<uint32_t>(stride);
+        std::memcpy(bytes + i * stride, &request, stride);
+        sinkContexts.push_back(&sinks.emplace_back(SinkContext{&fetches[i].onBatch, nullptr}));
     }
     ErrorGuard guard;
     TdgStatus status = plugin_->driver().fetch_rows_many(
-        connection_, requests.data(), static_cast<int64_t>(requests.size()), sinkFunctions.data(),
-        sinkContexts.data(), &guard.error);
+        connection_, reinterpret_cast<const TdgFetchRequest*>(bytes),
+        static_cast<int64_t>(fetches.size()), sinkFunctions.data(), sinkContexts.data(),
+        &guard.error);
     for (const SinkContext& sink : sinks) {
         if (sink.failure) std::rethrow_exception(sink.failure);
     }
@@ -261,22 +287,34 @@ void DialectConnection::fetchRowsMany(const std::vector<FetchSpec>& fetches, int
 }
 
 void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,
-                                  const std::string& keyColumn, int64_t batchRows,
-                                  const BatchCallback& onBatch) {
+                                  const std::vector<TdgValueKind>* columnKinds, const KeySpec& key,
+                                  int64_t batchRows, const BatchCallback& onBatch) {
     std::vector<const char*> columnNames = cStrings(columns);
+    const std::vector<std::string> keyNames = key.names();
+    std::vector<const char*> keyColumnNames = cStrings(keyNames);
     TdgScanRequest request{};
     request.struct_size = sizeof(request);
     request.num_columns = static_cast<int32_t>(columnNames.size());
     request.table = toRef(table);
     request.columns = columnNames.data();
-    request.key_column = keyColumn.c_str();
+    request.key_column = keyColumnNames[0];
     request.batch_rows = batchRows;
+    request.num_key_columns = static_cast<int32_t>(keyColumnNames.size());
+    request.key_columns = keyColumnNames.data();
+    request.column_kinds =
+        columnKinds != nullptr && !columnKinds->empty() ? columnKinds->data() : nullptr;
     SinkContext sink{&onBatch, nullptr};
     ErrorGuard guard;
     TdgStatus status =
         plugin_->driver().scan_table(connection_, &request, &sinkTrampoline, &sink, &guard.error);
     if (sink.failure) std::rethrow_exception(sink.failure);
     check(status, guard.error, "scan_table");
+}
+
+void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,
+                                  const std::string& keyColumn, int64_t batchRows,
+                                  const BatchCallback& onBatch) {
+    scanTable(table, columns, nullptr, singleColumnKey(keyColumn), batchRows, onBatch);
 }
 
 std::optional<bool> DialectConnection::checkHorizon(TdgHorizonMark& mark) {

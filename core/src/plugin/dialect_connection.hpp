@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "plugin/key_spec.hpp"
 #include "plugin/plugin.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
@@ -90,7 +91,10 @@ using BatchCallback = std::function<void(const TdgRowBatch& batch)>;
 struct FetchSpec {
     const TableRef* table = nullptr;
     const std::vector<std::string>* columns = nullptr;
-    const std::string* keyColumn = nullptr;
+    /// The kind of each of columns as describe_table reported it (may be null: unknown).
+    const std::vector<TdgValueKind>* columnKinds = nullptr;
+    const KeySpec* key = nullptr;
+    /// key->columns.size() canonical texts per key, key by key (row_key.hpp).
     std::vector<std::string> keys;
     BatchCallback onBatch;
 };
@@ -114,6 +118,8 @@ public:
     std::optional<int64_t> maxDiffgenId(const TableRef& diffgen);
     /// Streams rows of `columns` for `keys`; the callback sees batches lent for its duration.
     /// An exception thrown by the callback stops the read and is rethrown here.
+    void fetchRows(const FetchSpec& fetch, int64_t batchRows = 0);
+    /// The same for a one-column key whose kinds the caller does not know (tests, tools).
     void fetchRows(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, const std::vector<std::string>& keys,
                    const BatchCallback& onBatch, int64_t batchRows = 0);
@@ -121,7 +127,12 @@ public:
     /// can pipeline them (one after the other when it cannot).
     void fetchRowsMany(const std::vector<FetchSpec>& fetches, int64_t batchRows = 0);
     void scanTable(const TableRef& table, const std::vector<std::string>& columns,
+                   const std::vector<TdgValueKind>* columnKinds, const KeySpec& key,
+                   int64_t batchRows, const BatchCallback& onBatch);
+    void scanTable(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
+    /// Whether the plugin takes keys of more than one column (ABI revision 2).
+    bool acceptsCompositeKeys() const;
     /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).
     std::optional<bool> checkHorizon(TdgHorizonMark& mark);
     /// Thread-safe: interrupts the running call, best effort.

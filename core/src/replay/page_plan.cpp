@@ -50,15 +50,19 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
             continue;
         }
         std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
-        auto key = normalizeKeyText(rawKey, rules[stream].kind, rules[stream].caseInsensitive);
+        std::string why;
+        auto key = parseTableId(rawKey, *rules[stream].key, why);
         if (!key) {
-            reject("table_id '" + std::string(rawKey) + "' is not a valid key value");
+            reject("table_id '" + std::string(rawKey) + "' " + why);
             continue;
         }
-        DrivingEvent& driving = latest[stream][*key];
+        DrivingEvent& driving = latest[stream][key->canonical];
         driving.id = event.id;
         driving.op = event.op;
-        if (driving.key.empty()) driving.key = std::move(*key);
+        if (driving.key.empty()) {
+            driving.key = std::move(key->canonical);
+            driving.keyParts = std::move(key->parts);
+        }
         driving.tsCreated = event.ts_created != nullptr ? event.ts_created : "";
     }
     for (size_t stream = 0; stream < rules.size(); ++stream) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "plugin/key_spec.hpp"
 
 namespace tapdiffgen::core {
 
@@ -27,8 +28,9 @@ private:
 struct DrivingEvent {
     int64_t id = 0;
     char op = 0;
-    std::string key;             // canonical (row_key.hpp)
-    std::string_view tsCreated;  // ISO 8601 with offset; points into the planned EventPage
+    std::string key;                    // canonical (row_key.hpp)
+    std::vector<std::string> keyParts;  // composite keys: each column's canonical value
+    std::string_view tsCreated;         // ISO 8601 with offset; points into the planned EventPage
 };
 
 /// Hashes std::string and std::string_view alike, so a map keyed by std::string is searched
@@ -42,10 +44,9 @@ struct TransparentStringHash {
 using TableStreams =
     std::unordered_map<std::string, size_t, TransparentStringHash, std::equal_to<>>;
 
-/// How each stream reads its key column, for dedup.
+/// How each stream reads its key, for dedup.
 struct StreamKeyRule {
-    TdgValueKind kind = TDG_KIND_TEXT;
-    bool caseInsensitive = false;
+    const KeySpec* key = nullptr;
     bool tombstonesOnly = false;
 };
 

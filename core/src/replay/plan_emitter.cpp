@@ -29,10 +29,16 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
         const StreamDefinition& definition = *chunk.stream->definition;
         fetch.table = &definition.table;
         fetch.columns = &chunk.stream->renderer.columnNames();
-        fetch.keyColumn = &definition.keyColumn;
-        fetch.keys.reserve(chunk.end - chunk.begin);
+        fetch.columnKinds = &chunk.stream->renderer.columnKinds();
+        fetch.key = &definition.key;
+        fetch.keys.reserve((chunk.end - chunk.begin) * definition.key.columns.size());
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
-            fetch.keys.push_back(chunk.plan->upserts[i].key);
+            const DrivingEvent& event = chunk.plan->upserts[i];
+            if (event.keyParts.empty()) {
+                fetch.keys.push_back(event.key);
+            } else {
+                fetch.keys.insert(fetch.keys.end(), event.keyParts.begin(), event.keyParts.end());
+            }
         }
         fetch.onBatch = [this, &chunk, &timeExtracted](const TdgRowBatch& batch) {
             for (int64_t row = 0; row < batch.num_rows; ++row) {
@@ -54,7 +60,7 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
                                 std::string_view deletedAt, const std::string& timeExtracted) {
     std::string& out = writer_.beginRecord(stream.definition->name);
-    stream.renderer.appendTombstone(out, event.key, event.tsCreated, deletedAt);
+    stream.renderer.appendTombstone(out, event.key, event.keyParts, event.tsCreated, deletedAt);
     writer_.endRecord(timeExtracted);
     ++stream.recordCount;
     ++counters_.records;
@@ -66,7 +72,7 @@ void PlanEmitter::emitRow(Chunk& chunk, const TdgCell* cells, const std::string&
     StreamRuntime& stream = *chunk.stream;
     const RecordRenderer& renderer = stream.renderer;
     auto match = chunk.plan->upsertIndex.find(
-        normalizeKeyCell(cells[renderer.keyIndex()], stream.keyRule.caseInsensitive));
+        canonicalKeyOfRow(cells, renderer.keyPositions(), stream.definition->key));
     if (match == chunk.plan->upsertIndex.end() || match->second < chunk.begin ||
         match->second >= chunk.end || chunk.found[match->second - chunk.begin]) {
         return;

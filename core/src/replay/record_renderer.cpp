@@ -1,5 +1,7 @@
 #include "replay/record_renderer.hpp"
 
+#include <algorithm>
+
 #include "replay/row_key.hpp"
 #include "singer/json_text.hpp"
 
@@ -53,11 +55,15 @@ void appendCellJson(std::string& out, const TdgCell& cell) {
 
 RecordRenderer::RecordRenderer(const StreamDefinition& stream)
     : addDeletedAt_(stream.addDeletedAt) {
-    for (const ColumnDescription* column : stream.selectedColumns()) {
-        if (column->name == stream.keyColumn) {
-            keyIndex_ = columnNames_.size();
-            keyKind_ = column->kind;
-        }
+    const std::vector<const ColumnDescription*> selected = stream.selectedColumns();
+    for (const KeyColumn& key : stream.key.columns) {
+        auto at =
+            std::find_if(selected.begin(), selected.end(),
+                         [&](const ColumnDescription* column) { return column->name == key.name; });
+        keyPositions_.push_back(static_cast<size_t>(at - selected.begin()));
+    }
+    for (const ColumnDescription* column : selected) {
+        kinds_.push_back(column->kind);
         std::string prefix = columnNames_.empty() ? "" : ",";
         appendJsonString(prefix, column->name);
         prefix.push_back(':');
@@ -93,14 +99,19 @@ void RecordRenderer::appendRow(std::string& out, const TdgCell* cells,
     appendMetadata(out, false, tsCreated, {});
 }
 
-void RecordRenderer::appendTombstone(std::string& out, std::string_view normalizedKey,
+void RecordRenderer::appendTombstone(std::string& out, std::string_view canonicalKey,
+                                     const std::vector<std::string>& keyParts,
                                      std::string_view tsCreated, std::string_view deletedAt) const {
     for (size_t i = 0; i < memberPrefixes_.size(); ++i) {
         out += memberPrefixes_[i];
-        if (i == keyIndex_) {
-            appendKeyJson(out, keyKind_, normalizedKey);
-        } else {
+        auto key = std::find(keyPositions_.begin(), keyPositions_.end(), i);
+        if (key == keyPositions_.end()) {
             out += "null";
+        } else if (keyParts.empty()) {
+            appendKeyJson(out, kinds_[i], canonicalKey);
+        } else {
+            appendKeyJson(out, kinds_[i],
+                          keyParts[static_cast<size_t>(key - keyPositions_.begin())]);
         }
     }
     appendMetadata(out, true, tsCreated, deletedAt);

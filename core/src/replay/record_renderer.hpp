@@ -21,21 +21,25 @@ public:
 
     /// The selected column names in the order fetch_rows returns them.
     const std::vector<std::string>& columnNames() const { return columnNames_; }
-    size_t keyIndex() const { return keyIndex_; }
-    TdgValueKind keyKind() const { return keyKind_; }
+    /// The kind of each of columnNames(), as describe_table reported it.
+    const std::vector<TdgValueKind>& columnKinds() const { return kinds_; }
+    /// Where each key column stands among columnNames(), in key order.
+    const std::vector<size_t>& keyPositions() const { return keyPositions_; }
 
     /// Record members for a live row (cells: one per selected column, in order).
     void appendRow(std::string& out, const TdgCell* cells, std::string_view tsCreated) const;
-    /// Record members for a tombstone: the key (already normalised), every other selected
-    /// column null, is_deleted true, and _sdc_deleted_at when enabled.
-    void appendTombstone(std::string& out, std::string_view normalizedKey,
-                         std::string_view tsCreated, std::string_view deletedAt) const;
+    /// Record members for a tombstone: the key's columns (canonical, row_key.hpp: the key
+    /// itself for a one-column key, else keyParts), every other selected column null,
+    /// is_deleted true, and _sdc_deleted_at when enabled.
+    void appendTombstone(std::string& out, std::string_view canonicalKey,
+                         const std::vector<std::string>& keyParts, std::string_view tsCreated,
+                         std::string_view deletedAt) const;
 
 private:
     std::vector<std::string> columnNames_;
     std::vector<std::string> memberPrefixes_;  // ,"name": (no comma for the first)
-    size_t keyIndex_ = 0;
-    TdgValueKind keyKind_ = TDG_KIND_TEXT;
+    std::vector<size_t> keyPositions_;
+    std::vector<TdgValueKind> kinds_;  // per selected column
     bool addDeletedAt_ = true;
 
     void appendMetadata(std::string& out, bool deleted, std::string_view tsCreated,

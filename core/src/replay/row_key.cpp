@@ -20,19 +20,190 @@ bool isDigits(std::string_view text) {
            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+bool isNumeric(TdgValueKind kind) { return kind == TDG_KIND_INT64 || kind == TDG_KIND_DECIMAL; }
+
+std::string cellCanonical(const TdgCell& cell, const KeyColumn& column) {
+    if (cell.kind == TDG_KIND_INT64 || cell.kind == TDG_KIND_BOOL) {
+        std::string out;
+        appendInt64(out, cell.i64);
+        return out;
+    }
+    std::string_view text(cell.data, static_cast<size_t>(cell.size));
+    auto normalized = normalizeKeyText(text, column);
+    return normalized ? *normalized : std::string(text);
+}
+
+// The elements of a JSON array of scalars, as texts: strings unescaped, numbers as written.
+// Enough JSON for keys; nested values, null and booleans are not keys.
+class KeyArrayReader {
+public:
+    explicit KeyArrayReader(std::string_view text) : text_(text) {}
+
+    std::optional<std::vector<std::string>> read(std::string& why) {
+        std::vector<std::string> items;
+        skipSpace();
+        if (!take('[')) return fail(why, "is not a JSON array");
+        skipSpace();
+        if (take(']')) return finish(items, why);
+        for (;;) {
+            skipSpace();
+            std::string item;
+            if (peek() == '"') {
+                if (!readString(item)) return fail(why, "has an invalid JSON string");
+            } else if (!readNumber(item)) {
+                return fail(why, "may hold only strings and numbers");
+            }
+            items.push_back(std::move(item));
+            skipSpace();
+            if (take(']')) return finish(items, why);
+            if (!take(',')) return fail(why, "is not a valid JSON array");
+        }
+    }
+
+private:
+    std::string_view text_;
+    size_t at_ = 0;
+
+    char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
+    bool take(char c) {
+        if (peek() != c) return false;
+        ++at_;
+        return true;
+    }
+    void skipSpace() {
+        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' ||
+                                      text_[at_] == '\n' || text_[at_] == '\r')) {
+            ++at_;
+        }
+    }
+    std::optional<std::vector<std::string>> fail(std::string& why, const char* what) {
+        why = what;
+        return std::nullopt;
+    }
+    std::optional<std::vector<std::string>> finish(std::vector<std::string>& items,
+                                                   std::string& why) {
+        skipSpace();
+        if (at_ != text_.size()) return fail(why, "has text after the JSON array");
+        return std::move(items);
+    }
+    bool readNumber(std::string& out) {
+        size_t start = at_;
+        take('-');
+        while (std::isdigit(static_cast<unsigned char>(peek())) || peek() == '.' || peek() == 'e' ||
+               peek() == 'E' || peek() == '+' || peek() == '-') {
+            ++at_;
+        }
+        out.assign(text_.substr(start, at_ - start));
+        return !out.empty() && out != "-";
+    }
+    bool readHex4(uint32_t& value) {
+        if (at_ + 4 > text_.size()) return false;
+        auto result = std::from_chars(text_.data() + at_, text_.data() + at_ + 4, value, 16);
+        if (result.ptr != text_.data() + at_ + 4) return false;
+        at_ += 4;
+        return true;
+    }
+    static void appendUtf8(std::string& out, uint32_t code) {
+        if (code < 0x80) {
+            out.push_back(static_cast<char>(code));
+        } else if (code < 0x800) {
+            out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+            out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+        } else if (code < 0x10000) {
+            out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+        } else {
+            out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+        }
+    }
+    bool readEscape(std::string& out) {
+        char c = peek();
+        ++at_;
+        switch (c) {
+            case '"':
+                out.push_back('"');
+                return true;
+            case '\\':
+                out.push_back('\\');
+                return true;
+            case '/':
+                out.push_back('/');
+                return true;
+            case 'b':
+                out.push_back('\b');
+                return true;
+            case 'f':
+                out.push_back('\f');
+                return true;
+            case 'n':
+                out.push_back('\n');
+                return true;
+            case 'r':
+                out.push_back('\r');
+                return true;
+            case 't':
+                out.push_back('\t');
+                return true;
+            case 'u': {
+                uint32_t code = 0;
+                if (!readHex4(code)) return false;
+                if (code >= 0xD800 && code < 0xDC00) {
+                    uint32_t low = 0;
+                    if (!take('\\') || !take('u') || !readHex4(low) || low < 0xDC00 ||
+                        low >= 0xE000) {
+                        return false;
+                    }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                }
+                appendUtf8(out, code);
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+    bool readString(std::string& out) {
+        take('"');
+        while (at_ < text_.size()) {
+            char c = text_[at_++];
+            if (c == '"') return true;
+            if (c == '\\') {
+                if (!readEscape(out)) return false;
+            } else {
+                out.push_back(c);
+            }
+        }
+        return false;
+    }
+};
+
+void appendCanonicalArray(std::string& out, const std::vector<std::string>& parts,
+                          const KeySpec& key) {
+    out.push_back('[');
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        appendKeyJson(out, key.columns[i].kind, parts[i]);
+    }
+    out.push_back(']');
+}
+
 }  // namespace
 
-std::optional<std::string> normalizeKeyText(std::string_view tableId, TdgValueKind kind,
-                                            bool caseInsensitive) {
-    if (kind == TDG_KIND_INT64 || kind == TDG_KIND_DECIMAL) {
+std::optional<std::string> normalizeKeyText(std::string_view text, const KeyColumn& column) {
+    const TdgValueKind kind = column.kind;
+    if (isNumeric(kind)) {
         // A numeric key may have been journalled from a text column: "  42" is row 42.
-        while (!tableId.empty() && tableId.front() == ' ') tableId.remove_prefix(1);
-        while (!tableId.empty() && tableId.back() == ' ') tableId.remove_suffix(1);
+        while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
     }
     if (kind == TDG_KIND_INT64) {
         int64_t value = 0;
-        auto result = std::from_chars(tableId.data(), tableId.data() + tableId.size(), value);
-        if (result.ec != std::errc() || result.ptr != tableId.data() + tableId.size()) {
+        auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (result.ec != std::errc() || result.ptr != text.data() + text.size()) {
             return std::nullopt;
         }
         std::string out;
@@ -41,29 +212,61 @@ std::optional<std::string> normalizeKeyText(std::string_view tableId, TdgValueKi
     }
     if (kind == TDG_KIND_DECIMAL) {
         // Unsigned 64-bit keys arrive as decimal text: compare without leading zeros.
-        if (!isDigits(tableId)) return std::nullopt;
-        size_t first = tableId.find_first_not_of('0');
-        return first == std::string_view::npos ? "0" : std::string(tableId.substr(first));
+        if (!isDigits(text)) return std::nullopt;
+        size_t first = text.find_first_not_of('0');
+        return first == std::string_view::npos ? "0" : std::string(text.substr(first));
     }
-    return caseInsensitive ? lowered(tableId) : std::string(tableId);
+    return column.caseInsensitive ? lowered(text) : std::string(text);
 }
 
-std::string normalizeKeyCell(const TdgCell& cell, bool caseInsensitive) {
-    if (cell.kind == TDG_KIND_INT64 || cell.kind == TDG_KIND_BOOL) {
-        std::string out;
-        appendInt64(out, cell.i64);
-        return out;
+std::optional<ParsedKey> parseTableId(std::string_view tableId, const KeySpec& key,
+                                      std::string& why) {
+    if (!key.composite()) {
+        auto canonical = normalizeKeyText(tableId, key.columns[0]);
+        if (!canonical) {
+            why = "is not a valid key value";
+            return std::nullopt;
+        }
+        return ParsedKey{std::move(*canonical), {}};
     }
-    std::string_view text(cell.data, static_cast<size_t>(cell.size));
-    auto normalized = normalizeKeyText(text, cell.kind, caseInsensitive);
-    return normalized ? *normalized : std::string(text);
+    auto items = KeyArrayReader(tableId).read(why);
+    if (!items) return std::nullopt;
+    if (items->size() != key.columns.size()) {
+        why = "has " + std::to_string(items->size()) + " values, the key has " +
+              std::to_string(key.columns.size()) + " columns";
+        return std::nullopt;
+    }
+    ParsedKey parsed;
+    for (size_t i = 0; i < items->size(); ++i) {
+        auto part = normalizeKeyText((*items)[i], key.columns[i]);
+        if (!part) {
+            why = "has a value that column '" + key.columns[i].name + "' cannot hold";
+            return std::nullopt;
+        }
+        parsed.parts.push_back(std::move(*part));
+    }
+    appendCanonicalArray(parsed.canonical, parsed.parts, key);
+    return parsed;
 }
 
-void appendKeyJson(std::string& out, TdgValueKind kind, std::string_view normalizedKey) {
-    if (kind == TDG_KIND_INT64 || kind == TDG_KIND_DECIMAL) {
-        out += normalizedKey;
+std::string canonicalKeyOfRow(const TdgCell* cells, const std::vector<size_t>& keyPositions,
+                              const KeySpec& key) {
+    if (!key.composite()) return cellCanonical(cells[keyPositions[0]], key.columns[0]);
+    std::vector<std::string> parts;
+    parts.reserve(keyPositions.size());
+    for (size_t i = 0; i < keyPositions.size(); ++i) {
+        parts.push_back(cellCanonical(cells[keyPositions[i]], key.columns[i]));
+    }
+    std::string out;
+    appendCanonicalArray(out, parts, key);
+    return out;
+}
+
+void appendKeyJson(std::string& out, TdgValueKind kind, std::string_view canonicalValue) {
+    if (isNumeric(kind)) {
+        out += canonicalValue;
     } else {
-        appendJsonString(out, normalizedKey);
+        appendJsonString(out, canonicalValue);
     }
 }
 

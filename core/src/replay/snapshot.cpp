@@ -46,8 +46,8 @@ bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRun
               "', then replay after diffgen id " + std::to_string(headId));
     const std::string snapshotTime = utcNowIso();
     const RecordRenderer& renderer = stream.renderer;
-    connection.scanTable(definition.table, renderer.columnNames(), definition.keyColumn,
-                         options.batchRows, [&](const TdgRowBatch& batch) {
+    connection.scanTable(definition.table, renderer.columnNames(), &renderer.columnKinds(),
+                         definition.key, options.batchRows, [&](const TdgRowBatch& batch) {
                              for (int64_t row = 0; row < batch.num_rows; ++row) {
                                  std::string& out = writer.beginRecord(definition.name);
                                  renderer.appendRow(out, batch.cells + row * batch.num_columns,

@@ -45,9 +45,18 @@
 extern "C" {
 #endif
 
-/** The newest ABI version this header describes. */
+/**
+ * ABI revisions. Each revision only appends: members at the end of TdgDriver and fields at the
+ * end of request structures, every one documented "since N". For each structure that grew, a
+ * TDG_<STRUCT>_SIZE_<N> macro names its size in revision N; a producer sets struct_size to the
+ * size it filled, and a consumer reads a field only when struct_size covers it.
+ *   1  the first revision.
+ *   2  composite keys and column kinds in fetch and scan requests; fetch_rows_many.
+ */
 #define TDG_ABI_VERSION_1 1
-#define TDG_ABI_VERSION TDG_ABI_VERSION_1
+#define TDG_ABI_VERSION_2 2
+/** The newest ABI version this header describes. */
+#define TDG_ABI_VERSION TDG_ABI_VERSION_2
 
 /** Names of the two symbols every plugin exports. */
 #define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
@@ -336,33 +345,69 @@ typedef struct TdgEventPage {
 
 /**
  * Fetch the current rows of a table for a set of keys. Rows come back in any order; keys with
- * no row are simply absent. The key column is always one of the columns requested.
+ * no row are simply absent. Every key column is one of the columns requested. Borrowed for the
+ * call ([in]); set by the host, read by the plugin.
  */
 typedef struct TdgFetchRequest {
+    /** [in] The size the host filled: TDG_FETCH_REQUEST_SIZE_1 or _2. Since 1. */
     uint32_t struct_size;
+    /** [in] Number of entries of columns. Since 1. */
     int32_t num_columns;
+    /** [in] Since 1. */
     TdgTableRef table;
-    /** Columns to return, in this order (exact names, as describe_table reported). */
+    /** [in] Columns to return, in this order (exact names, as describe_table reported). */
     const char* const* columns;
-    /** The key column (exact name). */
+    /** [in] The first key column (exact name); for a one-column key, the key. Since 1. */
     const char* key_column;
-    /** The keys, as text (decimal digits for integer keys); the plugin binds them typed. */
+    /**
+     * [in] The keys, as text (decimal digits for integer keys); the plugin binds them typed.
+     * num_keys keys; with num_key_columns k > 1 each key is k texts in key column order, so
+     * keys and key_sizes hold num_keys * k entries, key i's column c at i * k + c. Since 1.
+     */
     int64_t num_keys;
     const char* const* keys;
     const uint64_t* key_sizes;
-    /** Preferred rows per batch handed to the sink (0 = plugin's choice). */
+    /** [in] Preferred rows per batch handed to the sink (0 = plugin's choice). Since 1. */
     int64_t batch_rows;
+    /**
+     * [in] Since 2: the key's columns in key order (exact names), num_key_columns >= 1, and
+     * key_columns[0] equals key_column. A host sends a key of more than one column only to a
+     * plugin that speaks revision 2.
+     */
+    int32_t num_key_columns;
+    int32_t reserved_;
+    const char* const* key_columns;
+    /** [in] Since 2: the kind describe_table reported for each of columns (num_columns). */
+    const TdgValueKind* column_kinds;
 } TdgFetchRequest;
 
-/** Read every current row of a table in bounded batches (ordered by key when possible). */
+#define TDG_FETCH_REQUEST_SIZE_1 offsetof(TdgFetchRequest, num_key_columns)
+#define TDG_FETCH_REQUEST_SIZE_2 sizeof(TdgFetchRequest)
+
+/**
+ * Read every current row of a table in bounded batches, ordered by key when possible (keyset
+ * pages in key column order). Borrowed for the call ([in]).
+ */
 typedef struct TdgScanRequest {
+    /** [in] The size the host filled: TDG_SCAN_REQUEST_SIZE_1 or _2. Since 1. */
     uint32_t struct_size;
+    /** [in] Since 1. */
     int32_t num_columns;
     TdgTableRef table;
     const char* const* columns;
+    /** [in] The first key column; for a one-column key, the key. Since 1. */
     const char* key_column;
+    /** [in] Preferred rows per batch (0 = plugin's choice). Since 1. */
     int64_t batch_rows;
+    /** [in] Since 2: as in TdgFetchRequest. */
+    int32_t num_key_columns;
+    int32_t reserved_;
+    const char* const* key_columns;
+    const TdgValueKind* column_kinds;
 } TdgScanRequest;
+
+#define TDG_SCAN_REQUEST_SIZE_1 offsetof(TdgScanRequest, num_key_columns)
+#define TDG_SCAN_REQUEST_SIZE_2 sizeof(TdgScanRequest)
 
 /* ------------------------------------------------------------------------------------------ */
 /* The function table                                                                          */
@@ -428,20 +473,28 @@ typedef struct TdgDriver {
     /** Ask the running call on this connection to stop soon (any thread). Best effort. */
     TdgStatus (*cancel)(TdgConnection* connection, TdgError* error);
 
-    /* ---- appended to 1, optional: NULL, or beyond the host's struct_size, means absent ---- */
+    /* ---- since 2, optional: NULL, or beyond the host's struct_size, means absent -------- */
 
     /**
-     * fetch_rows for num_requests requests at once (0.1.0). Request i's rows go to sinks[i]
+     * fetch_rows for num_requests requests at once. Since 2 (plugins built with SDK 0.1 fill it
+     * under revision 1 already; a host accepts it there too). Request i's rows go to sinks[i]
      * with sink_contexts[i]; every batch of request i is delivered before any of request i+1.
      * A plugin may send every request before it reads the first answer (pipelining), so the
      * server goes from one to the next without waiting for the host to consume rows. On a
      * failure the call stops: rows of the requests before it may have been delivered, as with
      * a fetch_rows that fails midway. The host falls back to fetch_rows when this is absent.
+     *   [in] requests: num_requests requests laid out requests->struct_size bytes apart (the
+     *        size of the revision the plugin filled the table for; a plugin finds request i at
+     *        (const char*)requests + i * requests->struct_size, never by its own sizeof)
+     *   [in] sinks, sink_contexts: num_requests entries each
      */
     TdgStatus (*fetch_rows_many)(TdgConnection* connection, const TdgFetchRequest* requests,
                                  int64_t num_requests, const TdgBatchSink* sinks,
                                  void* const* sink_contexts, TdgError* error);
 } TdgDriver;
+
+#define TDG_DRIVER_SIZE_1 offsetof(TdgDriver, fetch_rows_many)
+#define TDG_DRIVER_SIZE_2 sizeof(TdgDriver)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Entry points (exported by the plugin with C linkage and default visibility)                 */

@@ -109,7 +109,14 @@ TEST_CASE("about: the tables setting carries its item schema") {
     CHECK(required->getElement<std::string>(1) == "pk_column");
     const Object::Ptr properties = items->getObject("properties");
     CHECK(properties->getObject("table_name")->getValue<std::string>("type") == "string");
-    CHECK(properties->getObject("pk_column")->getValue<std::string>("type") == "string");
+    // A column name, or a list of them for a composite key.
+    const Array::Ptr pkTypes = properties->getObject("pk_column")->getArray("type");
+    REQUIRE(pkTypes);
+    CHECK(pkTypes->size() == 2);
+    CHECK(pkTypes->getElement<std::string>(0) == "string");
+    CHECK(pkTypes->getElement<std::string>(1) == "array");
+    CHECK(properties->getObject("pk_column")->getObject("items")->getValue<std::string>("type") ==
+          "string");
     const Object::Ptr mode = properties->getObject("mode");
     CHECK(mode->getValue<std::string>("default") == "full");
     CHECK(mode->getArray("enum")->size() == 2);

@@ -33,7 +33,7 @@ TEST_CASE("a minimal config gets every default of the catalogue") {
     CHECK(config.sqlDialect == "postgres");
     REQUIRE(config.tables.size() == 1);
     CHECK(config.tables[0].tableName == "invoices");
-    CHECK(config.tables[0].pkColumn == "id");
+    CHECK(config.tables[0].pkColumns == std::vector<std::string>{"id"});
     CHECK(config.tables[0].mode == "full");
     CHECK(config.tables[0].startFrom == "beginning");
     CHECK(config.diffgenTable == untouched.diffgenTable);

@@ -118,7 +118,7 @@ TEST_CASE("ENV alone is a whole config") {
     const TapConfig config = loadConfig({"ENV"}, dir.path());
     CHECK(config.sqlDialect == "mysql");
     REQUIRE(config.tables.size() == 1);
-    CHECK(config.tables[0].pkColumn == "id");
+    CHECK(config.tables[0].pkColumns == std::vector<std::string>{"id"});
     CHECK(loadError({"ENV"}, dir.path() + "/nowhere") == "'tables' is a required property");
 }
 

@@ -174,13 +174,19 @@ public:
 
     void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
         const FakeTable& fake = find(request.table);
-        size_t keyColumn = columnIndex(fake, request.keyColumn);
+        std::vector<size_t> keyColumns;
+        for (std::string_view name : request.keyColumns)
+            keyColumns.push_back(columnIndex(fake, name));
         for (const auto& row : fake.rows) {
-            std::string key = row->get(static_cast<unsigned>(keyColumn)).toString();
-            if (std::find(request.keys.begin(), request.keys.end(), key) == request.keys.end()) {
-                continue;
+            bool wanted = false;
+            for (size_t i = 0; i < request.keyCount() && !wanted; ++i) {
+                wanted = true;
+                for (size_t c = 0; c < keyColumns.size(); ++c) {
+                    wanted = wanted && row->get(static_cast<unsigned>(keyColumns[c])).toString() ==
+                                           request.key(i, c);
+                }
             }
-            addRow(fake, row, request.columns, rows);
+            if (wanted) addRow(fake, row, request.columns, rows);
         }
     }
 

@@ -44,11 +44,13 @@ struct Fetch {
 void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fetches,
                ManyCollector& collected) {
     std::vector<core::FetchSpec> specs;
+    std::vector<core::KeySpec> keys(fetches.size());
     for (size_t i = 0; i < fetches.size(); ++i) {
+        keys[i].columns.push_back(core::KeyColumn{fetches[i].keyColumn});
         core::FetchSpec& spec = specs.emplace_back();
         spec.table = &fetches[i].table;
         spec.columns = &fetches[i].columns;
-        spec.keyColumn = &fetches[i].keyColumn;
+        spec.key = &keys[i];
         spec.keys = fetches[i].keys;
         spec.onBatch = collected.callback(i);
     }

@@ -142,11 +142,20 @@ struct Trampolines {
             std::vector<FetchRequest> typed;
             std::deque<RowBatchBuilder> builders;
             std::vector<RowBatchBuilder*> rows;
+            // Request i lies requests->struct_size bytes after request i-1: a host of another
+            // revision lays the array out with its own size (see TdgDriver.fetch_rows_many).
+            const size_t stride = requests->struct_size;
+            if (stride < TDG_FETCH_REQUEST_SIZE_1) {
+                throw invalidArgument("fetch request is smaller than ABI version 1 requires");
+            }
+            const auto* bytes = reinterpret_cast<const unsigned char*>(requests);
             for (int64_t i = 0; i < count; ++i) {
                 requireNonNull(reinterpret_cast<const void*>(sinks[i]), "sink");
-                typed.push_back(toFetchRequest(requests[i]));
-                rows.push_back(&builders.emplace_back(
-                    sinks[i], contexts[i], requests[i].num_columns, requests[i].batch_rows));
+                const auto& request = *reinterpret_cast<const TdgFetchRequest*>(
+                    bytes + static_cast<size_t>(i) * stride);
+                typed.push_back(toFetchRequest(request));
+                rows.push_back(&builders.emplace_back(sinks[i], contexts[i], request.num_columns,
+                                                      request.batch_rows));
             }
             self(connection).fetchRowsMany(typed, rows);
         });
@@ -185,11 +194,11 @@ struct Trampolines {
                     "this plugin speaks ABI version " + std::to_string(TDG_ABI_VERSION_1) + " to " +
                     std::to_string(TDG_ABI_VERSION) + ", not " + std::to_string(version));
             }
-            // Members appended to version 1 are filled only when the host's table has them.
-            if (driver->struct_size < offsetof(TdgDriver, fetch_rows_many)) {
+            // Members of later revisions are filled only when the host's table has them.
+            if (driver->struct_size < TDG_DRIVER_SIZE_1) {
                 throw invalidArgument("driver table is smaller than ABI version 1 requires");
             }
-            driver->abi_version = TDG_ABI_VERSION_1;
+            driver->abi_version = version;
             driver->connect = &connect;
             driver->close = &close;
             driver->server_version = &serverVersion;

@@ -70,21 +70,35 @@ struct PageRequest {
     std::vector<std::string_view> tableNames;
 };
 
-/// See TdgFetchRequest. Keys are text; the driver binds them with the key column's type.
+/// See TdgFetchRequest. Keys are text; the driver binds them with each key column's type.
 struct FetchRequest {
     TableName table;
     std::vector<std::string_view> columns;
-    std::string_view keyColumn;
+    /// The kind describe_table reported for each of columns; empty from a revision-1 host.
+    std::vector<TdgValueKind> columnKinds;
+    /// The key's columns in key order (one for a one-column key); each is among columns.
+    std::vector<std::string_view> keyColumns;
+    /// keyColumns.size() texts per key: key i's column c is keys[i * keyColumns.size() + c].
     std::vector<std::string_view> keys;
     int64_t batchRows = 0;
+
+    size_t keyCount() const { return keyColumns.empty() ? 0 : keys.size() / keyColumns.size(); }
+    /// Key i's text for key column c.
+    std::string_view key(size_t i, size_t c) const { return keys[i * keyColumns.size() + c]; }
 };
 
 /// See TdgScanRequest.
 struct ScanRequest {
     TableName table;
     std::vector<std::string_view> columns;
-    std::string_view keyColumn;
+    std::vector<TdgValueKind> columnKinds;
+    std::vector<std::string_view> keyColumns;
     int64_t batchRows = 0;
 };
+
+/// Where each key column stands among `columns`; throws DriverError(TDG_INVALID_ARGUMENT) for
+/// a key column that was not requested.
+std::vector<size_t> keyPositions(const std::vector<std::string_view>& columns,
+                                 const std::vector<std::string_view>& keyColumns);
 
 }  // namespace tapdiffgen::sdk
