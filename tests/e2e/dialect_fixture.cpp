@@ -32,19 +32,40 @@ std::string renamed(const std::string& sql, const std::string& prefix) {
     return out + sql.substr(from);
 }
 
-std::string mysqlTriggers(const std::string& table, const std::string& key,
+std::vector<std::string> keyColumnsOf(const std::string& keyColumns) {
+    std::vector<std::string> names;
+    std::stringstream list(keyColumns);
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    return names;
+}
+
+// The key of row OLD or NEW as packaging/diffgen/mysql.sql journals it: the value, or the
+// JSON array of the values of a composite key.
+std::string mysqlKey(const std::string& row, const std::vector<std::string>& key) {
+    if (key.size() == 1) return row + "." + key[0];
+    std::string values;
+    for (const auto& column : key) values += (values.empty() ? "" : ", ") + row + "." + column;
+    return "JSON_ARRAY(" + values + ")";
+}
+
+std::string mysqlTriggers(const std::string& table, const std::string& keyColumns,
                           const std::string& diffgen) {
+    const std::vector<std::string> key = keyColumnsOf(keyColumns);
+    std::string unchanged;
+    for (const auto& column : key) {
+        unchanged += (unchanged.empty() ? "" : " AND ") + ("OLD." + column) + " <=> NEW." + column;
+    }
     std::string sql;
     sql += "CREATE TRIGGER " + table + "_dg_i AFTER INSERT ON " + table +
            " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
-           "', NEW." + key + ", 'i');\n";
+           "', " + mysqlKey("NEW", key) + ", 'i');\n";
     sql += "CREATE TRIGGER " + table + "_dg_u AFTER UPDATE ON " + table +
            " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) SELECT '" + table +
-           "', OLD." + key + ", 'd' FROM DUAL WHERE NOT (OLD." + key + " <=> NEW." + key +
-           ") UNION ALL SELECT '" + table + "', NEW." + key + ", 'u';\n";
+           "', " + mysqlKey("OLD", key) + ", 'd' FROM DUAL WHERE NOT (" + unchanged +
+           ") UNION ALL SELECT '" + table + "', " + mysqlKey("NEW", key) + ", 'u';\n";
     sql += "CREATE TRIGGER " + table + "_dg_d AFTER DELETE ON " + table +
            " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
-           "', OLD." + key + ", 'd');\n";
+           "', " + mysqlKey("OLD", key) + ", 'd');\n";
     return sql;
 }
 
@@ -65,7 +86,10 @@ JournalledSchema::~JournalledSchema() {
     try {
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
-        if (isPostgres()) exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_journal()");
+        if (isPostgres()) {
+            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_journal()");
+            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_key(jsonb, text[])");
+        }
     } catch (...) {
         // Leftovers are dropped by the next run's constructor.
     }
@@ -95,8 +119,12 @@ std::string JournalledSchema::writeConfig(const ScratchDir& dir,
         env_.configPrefix() + R"(,"diffgen_table":")" + diffgenTable() + R"(","tables":[)";
     for (size_t i = 0; i < tables.size(); ++i) {
         if (i > 0) json += ",";
-        json +=
-            R"({"table_name":")" + tables[i] + R"(","pk_column":")" + keys_.at(tables[i]) + R"("})";
+        std::string key;
+        for (const auto& column : keyColumnsOf(keys_.at(tables[i]))) {
+            key += (key.empty() ? "\"" : ",\"") + column + "\"";
+        }
+        if (keys_.at(tables[i]).find(',') != std::string::npos) key = "[" + key + "]";
+        json += R"({"table_name":")" + tables[i] + R"(","pk_column":)" + key + "}";
     }
     json += "]" + (extra.empty() ? "" : "," + extra) + "}";
     return dir.write("config.json", json);

@@ -22,7 +22,8 @@ public:
     std::string diffgenTable() const { return prefix_ + "_diffgen"; }
     std::string table(const std::string& name) const { return prefix_ + "_" + name; }
 
-    /// Creates `name` with columnsSql (the key column first) and journals it.
+    /// Creates `name` with columnsSql (the key column first) and journals it; keyColumn names
+    /// the key column, or the columns of a composite key separated by commas.
     void createTable(const std::string& name, const std::string& columnsSql,
                      const std::string& keyColumn);
     void exec(const std::string& sql) const;

@@ -162,6 +162,24 @@ TEST_CASE("enumerated settings list the allowed values") {
           "'verify-full'] in config['ssl_mode']");
 }
 
+TEST_CASE("pk_column is a column name or a list of them for a composite key") {
+    const TapConfig config = parseConfigObject(tablesConfig(
+        R"([{"table_name":"lines","pk_column":["order_id","line_no"]},
+            {"table_name":"invoices","pk_column":"id"}])"));
+    CHECK(config.tables[0].pkColumns == std::vector<std::string>{"order_id", "line_no"});
+    CHECK(config.tables[1].pkColumns == std::vector<std::string>{"id"});
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":[]}])")) ==
+          "[] should be non-empty in config['tables'][0]['pk_column']");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",1]}])")) ==
+          "1 is not of type 'string' in config['tables'][0]['pk_column'][1]");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a","a"]}])")) ==
+          "'a' is listed twice in config['tables'][0]['pk_column']");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",""]}])")) ==
+          "'' should be non-empty in config['tables'][0]['pk_column']");
+    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":7}])")) ==
+          "7 is not of type 'string' in config['tables'][0]['pk_column']");
+}
+
 TEST_CASE("tables must not be empty nor name a table twice") {
     CHECK(errorOf(tablesConfig("[]")) == "[] should be non-empty in config['tables']");
     CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},

@@ -2,9 +2,6 @@
 // building): demo.sql and the change scripts applied by the sqlite3 shell, the built tap run
 // with the quickstart's own config.json, first from scratch, then from the first run's state.
 #include <doctest/doctest.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sqlite_cli.hpp"
 #include "support/tap_process.hpp"
 
 using namespace tapdiffgen::testing;
@@ -23,17 +21,7 @@ const std::string kQuickstart = kSource + "/packaging/quickstart";
 
 // Feeds `script` to the sqlite3 shell from the source root, where demo.sql's .read resolves.
 int applySql(const std::string& database, const std::string& script) {
-    pid_t child = fork();
-    if (child < 0) return -1;
-    if (child == 0) {
-        int input = open(script.c_str(), O_RDONLY);
-        if (input < 0 || dup2(input, 0) < 0 || chdir(kSource.c_str()) != 0) _exit(126);
-        execl(TDG_SQLITE3_CLI, "sqlite3", database.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return tapdiffgen::testing::applySql(database, script, kSource);
 }
 
 // "<id>+" for a live row, "<id>-" for a tombstone, sorted.
