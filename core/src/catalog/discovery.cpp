@@ -1,5 +1,7 @@
 #include "catalog/discovery.hpp"
 
+#include <Poco/JSON/Parser.h>
+
 #include <algorithm>
 
 namespace tapdiffgen::core {
@@ -14,9 +16,18 @@ std::string columnList(const std::vector<ColumnDescription>& columns) {
     return names;
 }
 
-// uuid text may be journalled in upper case; the database returns it in lower case.
+// uuid text may be journalled in upper case; the database returns it in lower case. The
+// driver's schema says which columns hold uuids.
 bool isUuid(const ColumnDescription& column) {
-    return column.jsonSchema.find(R"("format":"uuid")") != std::string::npos;
+    try {
+        auto schema =
+            Poco::JSON::Parser().parse(column.jsonSchema).extract<Poco::JSON::Object::Ptr>();
+        return schema && schema->optValue<std::string>("format", "") == "uuid";
+    } catch (const Poco::Exception&) {
+        return false;  // not an object: no format
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescription>& columns,

@@ -50,12 +50,18 @@ public:
         return std::nullopt;
     }
 
-    // No rows: every requested key is simply absent, which the ABI allows.
+    // No rows: every requested key is simply absent, which the ABI allows. A real driver
+    // reads request.keyCount() keys of request.keyColumns.size() columns each (a composite
+    // primary key has several; request.key(i, c) is key i's value for column c), all in as few
+    // statements as its database plans well, and adds one row per key found, its cells in the
+    // order of request.columns (request.columnKinds says the kind describeTable reported).
     void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
         (void)request;
         (void)rows;
     }
 
+    // Every row in key order, in pages that each end the read they started: keyset pagination
+    // on request.keyColumns (sdk/key_sql.hpp spells out "after this key" for composite keys).
     void scanTable(const ScanRequest& request, RowBatchBuilder& rows) override {
         (void)request;
         (void)rows;
