@@ -319,7 +319,22 @@ typedef struct TdgPageRequest {
     const char* const* table_names;
 } TdgPageRequest;
 
-/** One page of events, ascending id. */
+/**
+ * One page of events, ascending id. Produced by the plugin ([out] of read_diffgen_page), released
+ * by the host through release.
+ *
+ * The page contract, which the engine's bookmarks rest on:
+ *  - Snapshot. The events, range_row_count and mark describe one view of the log: the events
+ *    are every row of the requested tables that this view shows in the range, lowest ids first.
+ *    A client with no multi-statement snapshot reads events and count in ONE statement (MySQL:
+ *    one SELECT). The mark may be taken later than that view but never earlier: it must cover
+ *    every transaction that was running when the events were read.
+ *  - Short pages. A page with fewer than limit events says that the view held no other event
+ *    of the requested tables in (after_id, up_to_id]; the engine moves its cursor to up_to_id.
+ *    A plugin that stops early for any other reason (a size cap) must still fill limit or fail.
+ *  - Empty pages. range_row_count of an empty page is not read (the plugin may leave it 0 or
+ *    -1); its mark is, as for any page: an empty page up to a bounded up_to_id can be pending.
+ */
 typedef struct TdgEventPage {
     int64_t num_events;
     const TdgEvent* events;
@@ -329,7 +344,7 @@ typedef struct TdgEventPage {
      * (last id - after_id) the range has no gap, and nothing can appear in it later.
      */
     int64_t range_row_count;
-    /** Taken in the same snapshot as the events (see check_horizon). */
+    /** Taken in the same snapshot as the events or later, never earlier (see check_horizon). */
     TdgHorizonMark mark;
     void (*release)(struct TdgEventPage* page);
     void* private_data;
