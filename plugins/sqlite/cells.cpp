@@ -187,7 +187,7 @@ void addBytes(const Cursor& cursor, int index, sdk::RowBatchBuilder& rows) {
 }  // namespace
 
 void addCell(const Cursor& cursor, int index, const ColumnPlan& column, sdk::RowBatchBuilder& rows,
-             ValueWarnings& warnings) {
+             sdk::UnrepresentableValues& warnings) {
     int storage = cursor.storage(index);
     if (storage == SQLITE_NULL) {
         rows.addNull();
@@ -211,13 +211,14 @@ void addCell(const Cursor& cursor, int index, const ColumnPlan& column, sdk::Row
     }
     if (!fits) {
         rows.addNull();
-        warnings.nullified(column.where, std::string("holds ") + storageName(storage) +
-                                             " value that is not " + kindExpectation(column.kind));
+        warnings.sentAsNull(column.table, column.name,
+                            std::string("holds ") + storageName(storage) + " value that is not " +
+                                kindExpectation(column.kind));
     }
 }
 
 void addRow(const Cursor& cursor, const SelectPlan& plan, sdk::RowBatchBuilder& rows,
-            ValueWarnings& warnings) {
+            sdk::UnrepresentableValues& warnings) {
     for (size_t i = 0; i < plan.columns.size(); ++i) {
         addCell(cursor, static_cast<int>(i), plan.columns[i], rows, warnings);
     }

@@ -7,16 +7,16 @@
 #include "column_plan.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
-#include "value_warnings.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::sqlite {
 
 /// Adds result column `index` of the cursor's current row to `rows`.
 void addCell(const Cursor& cursor, int index, const ColumnPlan& column, sdk::RowBatchBuilder& rows,
-             ValueWarnings& warnings);
+             sdk::UnrepresentableValues& warnings);
 
 /// Adds the cursor's current row, laid out as `plan.selectList`, and ends it.
 void addRow(const Cursor& cursor, const SelectPlan& plan, sdk::RowBatchBuilder& rows,
-            ValueWarnings& warnings);
+            sdk::UnrepresentableValues& warnings);
 
 }  // namespace tapdiffgen::sqlite

@@ -45,7 +45,7 @@ SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::
         entry.name = column->name;
         entry.kind = column->kind;
         entry.scale = column->scale;
-        entry.where = "column '" + column->name + "' of table '" + table.display() + "'";
+        entry.table = table.display();
         if (!plan.selectList.empty()) plan.selectList += ", ";
         plan.selectList += qualified(column->name);
         if (column->kind == TDG_KIND_JSON) {

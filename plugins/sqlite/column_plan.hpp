@@ -15,8 +15,8 @@ struct ColumnPlan {
     std::string name;
     TdgValueKind kind = TDG_KIND_TEXT;
     int scale = -1;
-    /// "column 'x' of table 't'", for warnings.
-    std::string where;
+    /// The table's name for messages ("schema.table").
+    std::string table;
     /// JSON columns: the result column holding json_valid() of this one; -1 otherwise.
     int validColumn = -1;
 };

@@ -34,7 +34,8 @@ void requireFile(const std::string& path) {
 
 }  // namespace
 
-Database::Database(const Settings& settings) : path_(settings.path) {
+Database::Database(const Settings& settings, const sdk::CallCancel& cancel)
+    : path_(settings.path), cancel_(cancel) {
     requireFile(path_);
     int code = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr);
     if (code != SQLITE_OK) {
@@ -72,13 +73,10 @@ void Database::configure(int busyTimeoutMs) {
     cursor.next();
 }
 
-void Database::interrupt() {
-    cancelled_ = true;
-    sqlite3_interrupt(db_);
-}
+void Database::interrupt() { sqlite3_interrupt(db_); }
 
 std::shared_ptr<Statement> Database::prepare(const std::string& sql, const std::string& context) {
-    if (cancelled_) throw sdk::DriverError(TDG_CANCELLED, context + ": cancelled");
+    cancel_.throwIfRequested(context);
     auto found = statements_.find(sql);
     if (found != statements_.end()) return found->second;
     auto statement = std::make_shared<Statement>(db_, sql, context);

@@ -15,6 +15,7 @@
 
 #include "settings.hpp"
 #include "statement.hpp"
+#include "tap-diffgen/sdk/call_cancel.hpp"
 
 namespace tapdiffgen::sqlite {
 
@@ -22,7 +23,10 @@ class Database {
 public:
     /// Throws DriverError: TDG_NOT_FOUND when the file does not exist, TDG_INVALID_DATA when it
     /// is not a SQLite database, TDG_IO or TDG_UNAUTHORIZED when it cannot be read.
-    explicit Database(const Settings& settings);
+    /// `cancel` is the driver's: a cancel that lands between two statements of one call
+    /// (fetch chunks, scan pages) stops the next one, as SQLite forgets an interrupt once no
+    /// statement runs.
+    Database(const Settings& settings, const sdk::CallCancel& cancel);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
@@ -32,11 +36,8 @@ public:
     /// call was cancelled.
     std::shared_ptr<Statement> prepare(const std::string& sql, const std::string& context);
 
-    /// Thread-safe: makes the running statement fail with SQLITE_INTERRUPT, and every later
-    /// statement of the same call fail before it starts.
+    /// Thread-safe: makes the running statement fail with SQLITE_INTERRUPT.
     void interrupt();
-    /// Starts a driver call: a cancel aimed at an earlier call must not stop this one.
-    void beginCall() { cancelled_ = false; }
 
     const std::string& path() const { return path_; }
 
@@ -45,9 +46,7 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string path_;
-    // SQLite forgets an interrupt once no statement is running, so a cancel that lands between
-    // two statements of one call (fetch chunks, scan pages) is kept here.
-    std::atomic<bool> cancelled_ = false;
+    const sdk::CallCancel& cancel_;
     std::unordered_map<std::string, std::shared_ptr<Statement>> statements_;
 };
 

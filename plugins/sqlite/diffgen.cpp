@@ -59,19 +59,19 @@ int64_t requireInteger(const Cursor& cursor, int column, const sdk::TableName& d
 
 // ts_created as TIMESTAMPTZ text in UTC; empty (NULL) when it is no date and time.
 std::string createdAt(const Cursor& cursor, const sdk::TableName& diffgen,
-                      ValueWarnings& warnings) {
+                      sdk::UnrepresentableValues& warnings) {
     std::string created;
     if (cursor.storage(4) == SQLITE_NULL) return created;
     if (cursor.storage(4) == SQLITE_TEXT && appendUtcTimestamp(cursor.text(4), created)) {
         return created + "+00:00";
     }
-    warnings.nullified("column 'ts_created' of diffgen table '" + diffgen.display() + "'",
-                       "holds a value that is not a date and time");
+    warnings.sentAsNull(diffgen.display(), "ts_created",
+                        "holds a value that is not a date and time");
     return {};
 }
 
 void addEvent(const Cursor& cursor, const sdk::TableName& diffgen, sdk::EventPage& page,
-              ValueWarnings& warnings) {
+              sdk::UnrepresentableValues& warnings) {
     int64_t id = requireInteger(cursor, 0, diffgen);
     std::string_view op = cursor.text(3);
     char opCode = op.empty() ? '\0' : op[0];
@@ -88,7 +88,7 @@ void addEvent(const Cursor& cursor, const sdk::TableName& diffgen, sdk::EventPag
 }  // namespace
 
 void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::EventPage& page,
-                     ValueWarnings& warnings) {
+                     sdk::UnrepresentableValues& warnings) {
     auto statement = database.prepare(pageSql(request.diffgen, request.tableNames.size()),
                                       context(request.diffgen));
     Cursor cursor(*statement);

@@ -7,14 +7,14 @@
 #include "database.hpp"
 #include "tap-diffgen/sdk/event_page.hpp"
 #include "tap-diffgen/sdk/types.hpp"
-#include "value_warnings.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::sqlite {
 
 /// Events and the range row count from one SELECT, which SQLite runs as one read transaction,
 /// so both come from the same snapshot.
 void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::EventPage& page,
-                     ValueWarnings& warnings);
+                     sdk::UnrepresentableValues& warnings);
 
 std::optional<int64_t> maxDiffgenId(Database& database, const sdk::TableName& diffgen);
 

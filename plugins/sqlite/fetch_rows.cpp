@@ -55,7 +55,7 @@ void bindKey(Cursor& cursor, int index, std::string_view key, bool integerKey) {
 
 void fetchRows(Database& database, const sdk::TableName& table, const SelectPlan& plan,
                const std::vector<std::string_view>& keys, sdk::RowBatchBuilder& rows,
-               ValueWarnings& warnings) {
+               sdk::UnrepresentableValues& warnings) {
     const size_t width = plan.keyIndices.size();
     std::vector<bool> integerKey;
     for (int index : plan.keyIndices) {

@@ -7,13 +7,13 @@
 #include "column_plan.hpp"
 #include "database.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
-#include "value_warnings.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::sqlite {
 
 /// Adds the rows of `table` whose key is one of `keys`; keys without a row are skipped.
 void fetchRows(Database& database, const sdk::TableName& table, const SelectPlan& plan,
                const std::vector<std::string_view>& keys, sdk::RowBatchBuilder& rows,
-               ValueWarnings& warnings);
+               sdk::UnrepresentableValues& warnings);
 
 }  // namespace tapdiffgen::sqlite

@@ -36,7 +36,7 @@ std::string pageSql(const SelectPlan& plan, bool first) {
 }  // namespace
 
 void scanTable(Database& database, const sdk::TableName& table, const SelectPlan& plan,
-               int64_t pageRows, sdk::RowBatchBuilder& rows, ValueWarnings& warnings) {
+               int64_t pageRows, sdk::RowBatchBuilder& rows, sdk::UnrepresentableValues& warnings) {
     int64_t limit = pageRows > 0 ? pageRows : kDefaultPageRows;
     std::string context = "reading table '" + table.display() + "'";
     // The key as SQLite stored it, so the next page compares with the same type and collation

@@ -8,12 +8,12 @@
 #include "column_plan.hpp"
 #include "database.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
-#include "value_warnings.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::sqlite {
 
 /// Adds every row of `table` with a non-NULL key; `pageRows` 0 means the plugin's default.
 void scanTable(Database& database, const sdk::TableName& table, const SelectPlan& plan,
-               int64_t pageRows, sdk::RowBatchBuilder& rows, ValueWarnings& warnings);
+               int64_t pageRows, sdk::RowBatchBuilder& rows, sdk::UnrepresentableValues& warnings);
 
 }  // namespace tapdiffgen::sqlite

@@ -12,60 +12,52 @@
 
 namespace tapdiffgen::sqlite {
 
-SqliteDriver::SqliteDriver(const sdk::ConnectOptions& options)
-    : database_(Settings::from(options)), warnings_(options) {}
+SqliteDriver::SqliteDriver(const sdk::ConnectOptions& options, sdk::HostLog log)
+    : database_(Settings::from(options), callCancel()),
+      warnings_(std::move(log)),
+      descriptions_([this](const sdk::TableName& table) {
+          return sqlite::describeTable(database_, table);
+      }) {}
 
-std::string SqliteDriver::serverVersion() { return std::string("SQLite ") + sqlite3_libversion(); }
-
-std::vector<sdk::ColumnInfo> SqliteDriver::describeTable(const sdk::TableName& table) {
-    database_.beginCall();
-    return description(table, true);
+std::string SqliteDriver::serverVersionImpl() {
+    return std::string("SQLite ") + sqlite3_libversion();
 }
 
-void SqliteDriver::readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) {
-    database_.beginCall();
+std::vector<sdk::ColumnInfo> SqliteDriver::describeTableImpl(const sdk::TableName& table) {
+    return descriptions_.get(table, true);
+}
+
+void SqliteDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {
     sqlite::readDiffgenPage(database_, request, page, warnings_);
 }
 
-std::optional<int64_t> SqliteDriver::maxDiffgenId(const sdk::TableName& diffgen) {
-    database_.beginCall();
+std::optional<int64_t> SqliteDriver::maxDiffgenIdImpl(const sdk::TableName& diffgen) {
     return sqlite::maxDiffgenId(database_, diffgen);
 }
 
-void SqliteDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
-    database_.beginCall();
+void SqliteDriver::fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     SelectPlan select = plan(request.table, request.columns, request.keyColumns);
     sqlite::fetchRows(database_, request.table, select, request.keys, rows, warnings_);
 }
 
-void SqliteDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
-    database_.beginCall();
+void SqliteDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     SelectPlan select = plan(request.table, request.columns, request.keyColumns);
     sqlite::scanTable(database_, request.table, select, request.batchRows, rows, warnings_);
 }
 
-sdk::HorizonState SqliteDriver::checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
+sdk::HorizonState SqliteDriver::checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
     next = mark;
     return sqlite::checkHorizon(mark);
 }
 
-void SqliteDriver::cancel() { database_.interrupt(); }
+void SqliteDriver::cancelImpl() { database_.interrupt(); }
 
 SelectPlan SqliteDriver::plan(const sdk::TableName& table,
                               const std::vector<std::string_view>& columns,
                               const std::vector<std::string_view>& keyColumns) {
-    const auto* described = &description(table, false);
-    if (!describesAll(*described, columns, keyColumns)) described = &description(table, true);
+    const auto* described = &descriptions_.get(table);
+    if (!describesAll(*described, columns, keyColumns)) described = &descriptions_.get(table, true);
     return planSelect(*described, table, columns, keyColumns);
-}
-
-const std::vector<sdk::ColumnInfo>& SqliteDriver::description(const sdk::TableName& table,
-                                                              bool fresh) {
-    CacheKey key{table.schema, table.name};
-    auto found = descriptions_.find(key);
-    if (found != descriptions_.end() && !fresh) return found->second;
-    std::vector<sdk::ColumnInfo> read = sqlite::describeTable(database_, table);
-    return descriptions_.insert_or_assign(key, std::move(read)).first->second;
 }
 
 }  // namespace tapdiffgen::sqlite

@@ -3,7 +3,6 @@
 // column kinds.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,35 +10,34 @@
 
 #include "column_plan.hpp"
 #include "database.hpp"
-#include "tap-diffgen/sdk/dialect_driver.hpp"
-#include "value_warnings.hpp"
+#include "tap-diffgen/sdk/driver_base.hpp"
+#include "tap-diffgen/sdk/table_cache.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::sqlite {
 
-class SqliteDriver : public sdk::IDialectDriver {
+class SqliteDriver final : public sdk::DriverBase {
 public:
-    explicit SqliteDriver(const sdk::ConnectOptions& options);
+    SqliteDriver(const sdk::ConnectOptions& options, sdk::HostLog log);
 
-    std::string serverVersion() override;
-    std::vector<sdk::ColumnInfo> describeTable(const sdk::TableName& table) override;
-    void readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) override;
-    std::optional<int64_t> maxDiffgenId(const sdk::TableName& diffgen) override;
-    void fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
-    void scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
-    sdk::HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
-    void cancel() override;
+protected:
+    std::string serverVersionImpl() override;
+    std::vector<sdk::ColumnInfo> describeTableImpl(const sdk::TableName& table) override;
+    void readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) override;
+    std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
+    void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
+    void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
+    void cancelImpl() override;
 
 private:
-    using CacheKey = std::pair<std::optional<std::string>, std::string>;
-
     /// The plan for reading `columns`, from the cached description unless it lacks a column.
     SelectPlan plan(const sdk::TableName& table, const std::vector<std::string_view>& columns,
                     const std::vector<std::string_view>& keyColumns);
-    const std::vector<sdk::ColumnInfo>& description(const sdk::TableName& table, bool fresh);
 
     Database database_;
-    ValueWarnings warnings_;
-    std::map<CacheKey, std::vector<sdk::ColumnInfo>> descriptions_;
+    sdk::UnrepresentableValues warnings_;
+    sdk::TableCache<std::vector<sdk::ColumnInfo>> descriptions_;
 };
 
 }  // namespace tapdiffgen::sqlite

@@ -62,6 +62,16 @@ long long ConnectOptions::getInt(const std::string& key, long long fallback) con
     return value;
 }
 
+long long ConnectOptions::getInt(const std::string& key, long long fallback, long long minimum,
+                                 long long maximum) const {
+    long long value = getInt(key, fallback);
+    if (value < minimum || value > maximum) {
+        throw invalidArgument("setting '" + key + "' must be between " + std::to_string(minimum) +
+                              " and " + std::to_string(maximum));
+    }
+    return value;
+}
+
 void ConnectOptions::log(int level, const std::string& message) const {
     if (logFn_ != nullptr) logFn_(logContext_, level, message.c_str());
 }

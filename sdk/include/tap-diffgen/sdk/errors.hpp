@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "tap-diffgen/dialect_abi.h"
 
@@ -43,6 +44,27 @@ inline DriverError invalidArgument(const std::string& message) {
 inline DriverError notImplemented(const std::string& message) {
     return DriverError(TDG_NOT_IMPLEMENTED, message);
 }
+
+/// What a failure means for the tap: its status, and whether a reconnect may cure it.
+struct ErrorClass {
+    TdgStatus status = TDG_UNKNOWN;
+    bool retryable = false;
+};
+
+/// The SQL standard's SQLSTATE classes as statuses, for drivers whose client reports them:
+/// 08 connection (I/O, retryable), 28 authorization (UNAUTHENTICATED), 42501 privilege
+/// (UNAUTHORIZED), 3D000 / 3F000 / 42P01 / 42S02 / 42703 / 42S22 missing object (NOT_FOUND),
+/// 57014 / HY008 cancelled (CANCELLED), 40001 / 40P01 serialization or deadlock and 53 / 57P0x
+/// server resources or shutdown (I/O, retryable), 22 data (INVALID_DATA), other 42 (INVALID_
+/// ARGUMENT); anything else, and an empty SQLSTATE, is UNKNOWN. Since SDK 0.2.0.
+ErrorClass classifySqlstate(std::string_view sqlstate);
+
+/// `text` with every occurrence of `secret` replaced by "***" (nothing when secret is empty):
+/// client libraries echo a connection string, password included, in some messages.
+std::string redactSecret(std::string text, std::string_view secret);
+
+/// The first line of `text`, trailing white space removed: an error message is one line.
+std::string firstLine(std::string_view text);
 
 /// Fills a TdgError the host handed in (message copied with malloc, released by error->release).
 void setError(TdgError* error, const DriverError& failure) noexcept;

@@ -2,9 +2,9 @@
 // subclass. The trampolines below catch every exception, so nothing but a TdgStatus and a
 // TdgError ever leaves the plugin.
 //
-//     class MyDriver : public tapdiffgen::sdk::IDialectDriver {
+//     class MyDriver : public tapdiffgen::sdk::DriverBase {
 //     public:
-//         explicit MyDriver(const tapdiffgen::sdk::ConnectOptions& options);
+//         MyDriver(const tapdiffgen::sdk::ConnectOptions& options, tapdiffgen::sdk::HostLog log);
 //         ...
 //     };
 //     TAP_DIFFGEN_EXPORT_DRIVER(MyDriver, "mydb", TAP_DIFFGEN_ALIASES("my"), "1.0.0",
@@ -15,11 +15,13 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "tap-diffgen/dialect_abi.h"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/host_log.hpp"
 #include "tap-diffgen/sdk/version.hpp"
 
 #define TDG_PLUGIN_EXPORT extern "C" __attribute__((visibility("default")))
@@ -68,7 +70,12 @@ struct Trampolines {
             requireNonNull(out, "connection output");
             *out = nullptr;
             ConnectOptions options(*params);
-            IDialectDriver* driver = new Driver(options);
+            IDialectDriver* driver = nullptr;
+            if constexpr (std::is_constructible_v<Driver, const ConnectOptions&, HostLog>) {
+                driver = new Driver(options, HostLog(*params));
+            } else {
+                driver = new Driver(options);
+            }
             *out = reinterpret_cast<TdgConnection*>(driver);
         });
     }

@@ -35,9 +35,14 @@ public:
     std::string get(const std::string& key, const std::string& fallback = {}) const;
     /// The value as an integer; throws DriverError(TDG_INVALID_ARGUMENT) naming the key.
     long long getInt(const std::string& key, long long fallback) const;
+    /// The same within [minimum, maximum]: "setting 'k' must be between 1 and 3600". Since
+    /// SDK 0.2.0.
+    long long getInt(const std::string& key, long long fallback, long long minimum,
+                     long long maximum) const;
     const std::map<std::string, std::string>& all() const { return values_; }
 
-    /// Sends a line to the host's log (stderr of the tap).
+    /// Sends a line to the host's log (stderr of the tap). Kept for drivers written against SDK
+    /// 0.1; a driver constructed with (ConnectOptions, HostLog) logs through HostLog instead.
     void log(int level, const std::string& message) const;
     void warn(const std::string& message) const { log(TDG_LOG_WARNING, message); }
     void debug(const std::string& message) const { log(TDG_LOG_DEBUG, message); }

@@ -1,0 +1,107 @@
+// DriverBase: the author's framework around IDialectDriver, in the manner of ADBC's C++ driver
+// framework. Its public members are the entry points the export trampolines call; they are
+// final and do what every driver must do around a call — start it (forget a cancel aimed at an
+// earlier call), check the request, skip work that has nothing to do — and then call the
+// protected virtual *Impl hook a driver overrides. A driver derived from it writes only SQL and
+// value conversion; cancellation, the request checks and the hooks' defaults live here once.
+//
+//     class MyDriver : public tapdiffgen::sdk::DriverBase {
+//     public:
+//         MyDriver(const ConnectOptions& options) { ... open the session ... }
+//     protected:
+//         std::string serverVersionImpl() override;
+//         ...
+//     };
+//
+// Since SDK 0.2.0 (IDialectDriver stays for drivers that want none of this).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tap-diffgen/sdk/call_cancel.hpp"
+#include "tap-diffgen/sdk/dialect_driver.hpp"
+
+namespace tapdiffgen::sdk {
+
+class DriverBase : public IDialectDriver {
+public:
+    std::string serverVersion() final {
+        beginCall();
+        return serverVersionImpl();
+    }
+    std::vector<ColumnInfo> describeTable(const TableName& table) final {
+        beginCall();
+        return describeTableImpl(table);
+    }
+    void readDiffgenPage(const PageRequest& request, EventPage& page) final {
+        beginCall();
+        readDiffgenPageImpl(request, page);
+    }
+    std::optional<int64_t> maxDiffgenId(const TableName& diffgen) final {
+        beginCall();
+        return maxDiffgenIdImpl(diffgen);
+    }
+    /// A request without keys reads nothing and never reaches the hook.
+    void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) final {
+        beginCall();
+        if (request.keys.empty()) return;
+        fetchRowsImpl(request, rows);
+    }
+    void fetchRowsMany(const std::vector<FetchRequest>& requests,
+                       const std::vector<RowBatchBuilder*>& rows) final {
+        beginCall();
+        fetchRowsManyImpl(requests, rows);
+    }
+    void scanTable(const ScanRequest& request, RowBatchBuilder& rows) final {
+        beginCall();
+        scanTableImpl(request, rows);
+    }
+    HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) final {
+        beginCall();
+        return checkHorizonImpl(mark, next);
+    }
+    /// Any thread: records the request for the running call, then lets the driver interrupt
+    /// its client (cancelImpl).
+    void cancel() final {
+        cancel_.request();
+        cancelImpl();
+    }
+
+protected:
+    virtual std::string serverVersionImpl() = 0;
+    /// Columns in ordinal order; notFound("table 'x' does not exist") when missing.
+    virtual std::vector<ColumnInfo> describeTableImpl(const TableName& table) = 0;
+    virtual void readDiffgenPageImpl(const PageRequest& request, EventPage& page) = 0;
+    virtual std::optional<int64_t> maxDiffgenIdImpl(const TableName& diffgen) = 0;
+    /// Never called without keys.
+    virtual void fetchRowsImpl(const FetchRequest& request, RowBatchBuilder& rows) = 0;
+    /// Default: one fetchRowsImpl after the other (requests without keys skipped), each
+    /// builder finished; a client that can pipeline statements overrides it.
+    virtual void fetchRowsManyImpl(const std::vector<FetchRequest>& requests,
+                                   const std::vector<RowBatchBuilder*>& rows) {
+        for (size_t i = 0; i < requests.size(); ++i) {
+            if (!requests[i].keys.empty()) fetchRowsImpl(requests[i], *rows[i]);
+            rows[i]->finish();
+        }
+    }
+    virtual void scanTableImpl(const ScanRequest& request, RowBatchBuilder& rows) = 0;
+    /// Default: not supported (the engine falls back to its settle time).
+    virtual HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
+        return IDialectDriver::checkHorizon(mark, next);
+    }
+    /// Interrupts the client's running statement, if it can (called after the request is
+    /// recorded). Default: nothing; the driver's loops look at cancelRequested().
+    virtual void cancelImpl() {}
+
+    /// The running call's cancel request, for the driver's loops and sessions.
+    const CallCancel& callCancel() const { return cancel_; }
+
+private:
+    void beginCall() { cancel_.reset(); }
+
+    CallCancel cancel_;
+};
+
+}  // namespace tapdiffgen::sdk
