@@ -40,9 +40,9 @@ bool isPlainDate(std::string_view text) {
 
 }  // namespace
 
-CellWriter::CellWriter(const sdk::ConnectOptions& options, std::string table,
-                       const std::vector<ColumnPlan>& columns, WarnedColumns& warned)
-    : options_(options), table_(std::move(table)), columns_(columns), warned_(warned) {}
+CellWriter::CellWriter(sdk::UnrepresentableValues& unrepresentable, std::string table,
+                       const std::vector<ColumnPlan>& columns)
+    : unrepresentable_(unrepresentable), table_(std::move(table)), columns_(columns) {}
 
 void CellWriter::write(size_t index, std::optional<std::string_view> text,
                        sdk::RowBatchBuilder& rows) {
@@ -74,7 +74,9 @@ void CellWriter::write(size_t index, std::optional<std::string_view> text,
             if (isPlainDate(value)) {
                 rows.addText(TDG_KIND_DATE, value);
             } else {
-                dropValue(index, value, rows);
+                dropValue(index,
+                          "holds a date with no YYYY-MM-DD form (infinity, or before year 1)",
+                          rows);
             }
             return;
         case Conversion::Timestamp:
@@ -87,7 +89,9 @@ void CellWriter::write(size_t index, std::optional<std::string_view> text,
             if (converted) {
                 rows.addText(kind, scratch_);
             } else {
-                dropValue(index, value, rows);
+                dropValue(index,
+                          "holds a timestamp with no ISO 8601 form (infinity, or before year 1)",
+                          rows);
             }
             return;
         }
@@ -124,17 +128,13 @@ void CellWriter::writeNumber(size_t index, std::string_view text, sdk::RowBatchB
     if (sdk::isJsonNumber(text)) {
         rows.addText(TDG_KIND_DECIMAL, text);
     } else {
-        dropValue(index, text, rows);
+        dropValue(index, "holds a number that JSON cannot carry (NaN or infinity)", rows);
     }
 }
 
-void CellWriter::dropValue(size_t index, std::string_view text, sdk::RowBatchBuilder& rows) {
+void CellWriter::dropValue(size_t index, const char* problem, sdk::RowBatchBuilder& rows) {
     rows.addNull();
-    if (!warned_.insert(columns_[index].name).second) return;
-    options_.warn("table '" + table_ + "' column '" + columns_[index].name + "': value '" +
-                  std::string(text.substr(0, 40)) +
-                  "' cannot be represented and is sent as NULL (further such values of this "
-                  "column in this read are not reported)");
+    unrepresentable_.sentAsNull(table_, columns_[index].name, problem);
 }
 
 }  // namespace tapdiffgen::postgres

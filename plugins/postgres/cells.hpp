@@ -11,6 +11,7 @@
 
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
 #include "tap-diffgen/sdk/types.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 #include "types.hpp"
 
 namespace tapdiffgen::postgres {
@@ -22,25 +23,22 @@ struct ColumnPlan {
     Oid resultType = 0;
 };
 
-/// Columns already warned about during one read (a scan spans many statements).
-using WarnedColumns = std::set<std::string>;
-
 class CellWriter {
 public:
-    CellWriter(const sdk::ConnectOptions& options, std::string table,
-               const std::vector<ColumnPlan>& columns, WarnedColumns& warned);
+    CellWriter(sdk::UnrepresentableValues& unrepresentable, std::string table,
+               const std::vector<ColumnPlan>& columns);
 
     /// Adds column `index`'s value (nullopt = SQL NULL) to `rows`.
     void write(size_t index, std::optional<std::string_view> text, sdk::RowBatchBuilder& rows);
 
 private:
     void writeNumber(size_t index, std::string_view text, sdk::RowBatchBuilder& rows);
-    void dropValue(size_t index, std::string_view text, sdk::RowBatchBuilder& rows);
+    /// Sends NULL and reports the column once (sdk/unrepresentable.hpp); no data is logged.
+    void dropValue(size_t index, const char* problem, sdk::RowBatchBuilder& rows);
 
-    const sdk::ConnectOptions& options_;
+    sdk::UnrepresentableValues& unrepresentable_;
     std::string table_;
     const std::vector<ColumnPlan>& columns_;
-    WarnedColumns& warned_;
     std::string scratch_;
 };
 

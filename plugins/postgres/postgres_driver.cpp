@@ -6,77 +6,66 @@
 
 namespace tapdiffgen::postgres {
 
-PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options)
-    : session_(options),
+PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options, sdk::HostLog log)
+    : session_(options, std::move(log), callCancel()),
+      descriptions_(
+          [this](const sdk::TableName& table) { return postgres::describeTable(session_, table); }),
       pageReader_([this](const sdk::PageRequest& request,
                          sdk::EventPage& page) { readDiffgenPagePlain(session_, request, page); },
                   [this](const sdk::PageRequest& request, sdk::EventPage& page) {
                       postgres::readDiffgenPage(session_, request, page);
                   }) {}
 
-Session& PostgresDriver::begin() {
-    session_.clearCancelled();
-    return session_;
+Describer PostgresDriver::describerOf(const sdk::TableName& table) {
+    return [this, &table](bool fresh) -> const TableDescription& {
+        return descriptions_.get(table, fresh);
+    };
 }
 
-std::string PostgresDriver::serverVersion() { return "PostgreSQL " + begin().serverVersionText(); }
+std::string PostgresDriver::serverVersionImpl() {
+    return "PostgreSQL " + session_.serverVersionText();
+}
 
-std::vector<sdk::ColumnInfo> PostgresDriver::describeTable(const sdk::TableName& table) {
-    begin();
+std::vector<sdk::ColumnInfo> PostgresDriver::describeTableImpl(const sdk::TableName& table) {
     std::vector<sdk::ColumnInfo> columns;
-    for (const PgColumn& column : description(table, true).columns) {
+    for (const PgColumn& column : descriptions_.get(table, true).columns) {
         columns.push_back(column.info);
     }
     return columns;
 }
 
-void PostgresDriver::readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) {
-    begin();
+void PostgresDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {
     pageReader_.read(request, page);
 }
 
-std::optional<int64_t> PostgresDriver::maxDiffgenId(const sdk::TableName& diffgen) {
-    return postgres::maxDiffgenId(begin(), diffgen);
+std::optional<int64_t> PostgresDriver::maxDiffgenIdImpl(const sdk::TableName& diffgen) {
+    return postgres::maxDiffgenId(session_, diffgen);
 }
 
-void PostgresDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
-    postgres::fetchRows(
-        begin(),
-        [&](bool fresh) -> const TableDescription& { return description(request.table, fresh); },
-        request, rows);
+void PostgresDriver::fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
+    postgres::fetchRows(session_, describerOf(request.table), request, rows);
 }
 
-void PostgresDriver::fetchRowsMany(const std::vector<sdk::FetchRequest>& requests,
-                                   const std::vector<sdk::RowBatchBuilder*>& rows) {
+void PostgresDriver::fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& requests,
+                                       const std::vector<sdk::RowBatchBuilder*>& rows) {
     postgres::fetchRowsMany(
-        begin(),
+        session_,
         [this](const sdk::TableName& table, bool fresh) -> const TableDescription& {
-            return description(table, fresh);
+            return descriptions_.get(table, fresh);
         },
         requests, rows);
 }
 
-void PostgresDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
-    postgres::scanTable(
-        begin(),
-        [&](bool fresh) -> const TableDescription& { return description(request.table, fresh); },
-        request, rows);
+void PostgresDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    postgres::scanTable(session_, describerOf(request.table), request, rows);
 }
 
-sdk::HorizonState PostgresDriver::checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
-    return postgres::checkHorizon(begin(), mark, next);
+sdk::HorizonState PostgresDriver::checkHorizonImpl(const TdgHorizonMark& mark,
+                                                   TdgHorizonMark& next) {
+    return postgres::checkHorizon(session_, mark, next);
 }
 
-void PostgresDriver::cancel() { session_.cancel(); }
-
-const TableDescription& PostgresDriver::description(const sdk::TableName& table, bool fresh) {
-    CacheKey key{table.schema, table.name};
-    auto found = descriptions_.find(key);
-    if (found != descriptions_.end() && !fresh) return found->second;
-    if (found != descriptions_.end()) descriptions_.erase(found);
-    TableDescription read = postgres::describeTable(session_, table);
-    return descriptions_.insert_or_assign(key, std::move(read)).first->second;
-}
+void PostgresDriver::cancelImpl() { session_.interrupt(); }
 
 }  // namespace tapdiffgen::postgres
 

@@ -2,44 +2,41 @@
 // session; it keeps the table descriptions that row reads need for their key types.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "catalog.hpp"
+#include "row_reader.hpp"
 #include "session.hpp"
-#include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/driver_base.hpp"
 #include "tap-diffgen/sdk/gapless_page_reader.hpp"
+#include "tap-diffgen/sdk/table_cache.hpp"
 
 namespace tapdiffgen::postgres {
 
-class PostgresDriver : public sdk::IDialectDriver {
+class PostgresDriver final : public sdk::DriverBase {
 public:
-    explicit PostgresDriver(const sdk::ConnectOptions& options);
+    PostgresDriver(const sdk::ConnectOptions& options, sdk::HostLog log);
 
-    std::string serverVersion() override;
-    std::vector<sdk::ColumnInfo> describeTable(const sdk::TableName& table) override;
-    void readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) override;
-    std::optional<int64_t> maxDiffgenId(const sdk::TableName& diffgen) override;
-    void fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
-    void fetchRowsMany(const std::vector<sdk::FetchRequest>& requests,
-                       const std::vector<sdk::RowBatchBuilder*>& rows) override;
-    void scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
-    sdk::HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
-    void cancel() override;
+protected:
+    std::string serverVersionImpl() override;
+    std::vector<sdk::ColumnInfo> describeTableImpl(const sdk::TableName& table) override;
+    void readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) override;
+    std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
+    void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
+    void fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& requests,
+                           const std::vector<sdk::RowBatchBuilder*>& rows) override;
+    void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
+    void cancelImpl() override;
 
 private:
-    using CacheKey = std::pair<std::optional<std::string>, std::string>;
-
-    /// The cached description of `table`, read from the catalog when absent or `fresh`.
-    const TableDescription& description(const sdk::TableName& table, bool fresh);
-    /// Starts a call: a cancel() aimed at an earlier call must not stop this one.
-    Session& begin();
+    /// The table's description, from the cache unless `fresh` (a read found it stale).
+    Describer describerOf(const sdk::TableName& table);
 
     Session session_;
-    std::map<CacheKey, TableDescription> descriptions_;
+    sdk::TableCache<TableDescription> descriptions_;
     sdk::GaplessPageReader pageReader_;
 };
 

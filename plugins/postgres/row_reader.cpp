@@ -196,8 +196,7 @@ void fetchOnce(Session& session, const TableDescription& description,
                const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     PlannedFetch fetch = planFetch(description, request);
     RowStream stream(session, fetch.statement.sql, fetch.statement.params, fetch.statement.context);
-    WarnedColumns warned;
-    CellWriter writer(session.options(), request.table.display(), fetch.plan, warned);
+    CellWriter writer(session.unrepresentable(), request.table.display(), fetch.plan);
     streamRows(stream, fetch.plan, writer, rows);
 }
 
@@ -226,9 +225,8 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
     for (size_t i = 0; i < requests.size(); ++i) {
         if (!requests[i].keys.empty()) {
             pipeline.nextStatement();
-            WarnedColumns warned;
-            CellWriter writer(session.options(), requests[i].table.display(), fetches[i].plan,
-                              warned);
+            CellWriter writer(session.unrepresentable(), requests[i].table.display(),
+                              fetches[i].plan);
             try {
                 streamRows(pipeline, fetches[i].plan, writer, *rows[i]);
             } catch (const StaleDescription&) {
@@ -244,7 +242,7 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
 // composite key compares as a row value, which the primary key index serves in key order.
 int64_t scanBatch(Session& session, const TableDescription& description,
                   const sdk::ScanRequest& request, int64_t limit, KeyText& lastKey,
-                  WarnedColumns& warned, sdk::RowBatchBuilder& rows) {
+                  sdk::RowBatchBuilder& rows) {
     std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
     const bool first = lastKey.empty();
     Params params;
@@ -266,7 +264,7 @@ int64_t scanBatch(Session& session, const TableDescription& description,
                       " ORDER BY " + keys + " LIMIT $1";
 
     RowStream stream(session, sql, params, "scanning table '" + request.table.display() + "'");
-    CellWriter writer(session.options(), request.table.display(), plan, warned);
+    CellWriter writer(session.unrepresentable(), request.table.display(), plan);
     // Moved forward only once the batch is read: a batch retried with a fresh description
     // starts from the same key.
     KeyText next(request.keyColumns.size());
@@ -302,12 +300,11 @@ void scanTable(Session& session, const Describer& describe, const sdk::ScanReque
                sdk::RowBatchBuilder& rows) {
     int64_t limit = request.batchRows > 0 ? request.batchRows : kDefaultScanBatch;
     KeyText lastKey;
-    WarnedColumns warned;
     for (;;) {
         if (session.cancelled()) throw sdk::DriverError(TDG_CANCELLED, "scan cancelled");
         int64_t read = 0;
         withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
-            read = scanBatch(session, description, request, limit, lastKey, warned, rows);
+            read = scanBatch(session, description, request, limit, lastKey, rows);
         });
         if (read < limit) return;
     }

@@ -15,10 +15,10 @@ using Clock = std::chrono::steady_clock;
 
 // Server NOTICEs would go to the tap's stderr unformatted; route them through the host's log.
 void forwardNotice(void* context, const char* message) {
-    const auto* options = static_cast<const sdk::ConnectOptions*>(context);
+    const auto* log = static_cast<const sdk::HostLog*>(context);
     std::string text = message != nullptr ? message : "";
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    options->log(TDG_LOG_INFO, "PostgreSQL: " + text);
+    log->info("PostgreSQL: " + text);
 }
 
 // Waits until the socket is ready in the direction libpq asked for; false on timeout.
@@ -69,10 +69,12 @@ PGconn* openConnection(const ConnectParams& params) {
 
 }  // namespace
 
-Session::Session(const sdk::ConnectOptions& options) : options_(options) {
-    ConnectParams params(options_);
+Session::Session(const sdk::ConnectOptions& options, sdk::HostLog log,
+                 const sdk::CallCancel& cancel)
+    : log_(std::move(log)), cancel_(cancel), unrepresentable_(log_) {
+    ConnectParams params(options);
     connection_ = openConnection(params);
-    PQsetNoticeProcessor(connection_, &forwardNotice, &options_);
+    PQsetNoticeProcessor(connection_, &forwardNotice, &log_);
     canceller_ = PQgetCancel(connection_);
     if (serverVersionNumber() < 120000) {
         // Before 12, extra_float_digits=1 is not shortest-exact; 3 at least prints every float
@@ -102,11 +104,6 @@ std::string Session::serverVersionText() const {
     std::string text = version != nullptr ? version : "";
     size_t space = text.find(' ');
     return space == std::string::npos ? text : text.substr(0, space);
-}
-
-void Session::cancel() noexcept {
-    cancelled_.store(true);
-    interrupt();
 }
 
 void Session::interrupt() noexcept {

@@ -8,14 +8,18 @@
 #include <mutex>
 #include <string>
 
+#include "tap-diffgen/sdk/call_cancel.hpp"
+#include "tap-diffgen/sdk/host_log.hpp"
 #include "tap-diffgen/sdk/types.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::postgres {
 
 class Session {
 public:
     /// Connects; throws DriverError (UNAUTHENTICATED, NOT_FOUND, IO, INVALID_ARGUMENT).
-    explicit Session(const sdk::ConnectOptions& options);
+    /// `cancel` is the driver's: the running call's cancel request.
+    Session(const sdk::ConnectOptions& options, sdk::HostLog log, const sdk::CallCancel& cancel);
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -27,23 +31,23 @@ public:
     /// "15.20" (the distribution suffix of server_version dropped).
     std::string serverVersionText() const;
 
-    /// Asks the server to stop the running statement and marks the session cancelled, so a
-    /// multi-statement read stops too. Safe from any thread.
-    void cancel() noexcept;
-    /// Asks the server to stop the running statement only (abandoning a stream).
+    /// Asks the server to stop the running statement (a cancel, or abandoning a stream). Safe
+    /// from any thread.
     void interrupt() noexcept;
-    /// Whether cancel() was called since the last clearCancelled().
-    bool cancelled() const { return cancelled_.load(); }
-    void clearCancelled() { cancelled_.store(false); }
+    /// Whether the running call was asked to stop, so a multi-statement read stops too.
+    bool cancelled() const { return cancel_.requested(); }
 
-    const sdk::ConnectOptions& options() const { return options_; }
+    const sdk::HostLog& log() const { return log_; }
+    /// Values of this connection's reads that a column's kind cannot carry.
+    sdk::UnrepresentableValues& unrepresentable() { return unrepresentable_; }
 
 private:
-    sdk::ConnectOptions options_;
+    sdk::HostLog log_;
+    const sdk::CallCancel& cancel_;
+    sdk::UnrepresentableValues unrepresentable_;
     PGconn* connection_ = nullptr;
     PGcancel* canceller_ = nullptr;
     std::mutex cancelMutex_;
-    std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace tapdiffgen::postgres

@@ -124,8 +124,7 @@ std::map<std::string, ExactJson> parseRun(const TapRun& run, const std::string& 
 
 std::set<std::string> columnsWarnedAsNull(const std::string& stderrText, const std::string& table) {
     std::set<std::string> columns;
-    std::regex warning("table '" + table +
-                       "' column '([a-z0-9_]+)': value '.*' cannot be represented");
+    std::regex warning("column '([a-z0-9_]+)' of table '" + table + "' [^;]*; sent as null");
     for (std::sregex_iterator it(stderrText.begin(), stderrText.end(), warning), end; it != end;
          ++it) {
         columns.insert((*it)[1]);

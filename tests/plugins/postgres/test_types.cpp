@@ -205,12 +205,16 @@ TEST_CASE("every mapped type arrives with its kind and exact text (fetch)") {
                           collected.callback());
     checkRows(collected.rows);
 
-    // Values the ABI cannot carry became NULL, each column reported once, naming the table.
+    // Values the ABI cannot carry became NULL, each column reported once, naming the table and
+    // the column, never the value.
     for (const char* column : {"c_num", "c_real", "c_double", "c_date", "c_ts", "c_tstz"}) {
         INFO(column);
-        CHECK(log->contains("table 'tdg_pg_types' column '" + std::string(column) + "'"));
+        CHECK(log->count("column '" + std::string(column) + "' of table 'tdg_pg_types' holds ") ==
+              1);
     }
     CHECK_FALSE(log->contains("column 'c_num124'"));
+    CHECK_FALSE(log->contains("NaN'"));
+    CHECK_FALSE(log->contains("infinity'"));
 }
 
 TEST_CASE("every mapped type arrives with its kind and exact text (scan)") {
