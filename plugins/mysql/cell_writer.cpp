@@ -14,6 +14,9 @@ namespace {
 // MySQL keeps zero dates (0000-00-00) and dates with a zero month or day; none is a real day.
 bool isZeroDate(const MYSQL_TIME& value) { return value.month == 0 || value.day == 0; }
 
+const char* const kZeroDate = "holds a zero date (a zero year, month or day)";
+const char* const kNotANumber = "holds a number that JSON cannot carry (NaN or infinity)";
+
 std::string decimalDigits(uint64_t value) {
     char buffer[24];
     auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
@@ -47,12 +50,21 @@ void appendTime(const MYSQL_TIME& value, std::string& out) {
     sdk::appendIsoTime(std::string_view(buffer, static_cast<size_t>(length)), out);
 }
 
-void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson) {
+void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson,
+                         std::string table) {
+    table_ = std::move(table);
     codecs_.clear();
+    names_.clear();
     for (const FieldInfo& field : fields) {
         bool json = isDeclaredJson && isDeclaredJson(field.name);
         codecs_.push_back(codecForField(field, json));
+        names_.push_back(field.name);
     }
+}
+
+void CellWriter::sendAsNull(size_t column, const char* problem, sdk::RowBatchBuilder& out) {
+    out.addNull();
+    unrepresentable_.sentAsNull(table_, names_[column], problem);
 }
 
 void CellWriter::writeRow(ResultRow& row, sdk::RowBatchBuilder& out) {
@@ -77,7 +89,7 @@ void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
         case Decoder::Float: {
             std::string text = formatFloat(row.real32(column));
             if (text.empty()) {
-                out.addNull();
+                sendAsNull(column, kNotANumber, out);
             } else {
                 out.addText(TDG_KIND_DECIMAL, text);
             }
@@ -88,7 +100,7 @@ void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
             if (text) {
                 out.addText(TDG_KIND_DECIMAL, *text);
             } else {
-                out.addNull();
+                sendAsNull(column, kNotANumber, out);
             }
             return;
         }
@@ -101,7 +113,7 @@ void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
             }
             return;
         case Decoder::Date:
-            writeDate(row.time(column), out);
+            writeDate(column, row.time(column), out);
             return;
         case Decoder::Time:
             scratch_.clear();
@@ -109,7 +121,7 @@ void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
             out.addText(TDG_KIND_TIME, scratch_);
             return;
         case Decoder::DateTime:
-            writeDateTime(row.time(column), codec.kind, out);
+            writeDateTime(column, row.time(column), codec.kind, out);
             return;
     }
 }
@@ -148,9 +160,9 @@ void CellWriter::writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBu
     out.addText(TDG_KIND_DECIMAL, scratch_);
 }
 
-void CellWriter::writeDate(const MYSQL_TIME& value, sdk::RowBatchBuilder& out) {
+void CellWriter::writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatchBuilder& out) {
     if (isZeroDate(value)) {
-        out.addNull();
+        sendAsNull(column, kZeroDate, out);
         return;
     }
     char buffer[32];
@@ -159,11 +171,11 @@ void CellWriter::writeDate(const MYSQL_TIME& value, sdk::RowBatchBuilder& out) {
     out.addText(TDG_KIND_DATE, std::string_view(buffer, static_cast<size_t>(length)));
 }
 
-void CellWriter::writeDateTime(const MYSQL_TIME& value, TdgValueKind kind,
+void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueKind kind,
                                sdk::RowBatchBuilder& out) {
     scratch_.clear();
     if (!appendTimestamp(value, scratch_)) {
-        out.addNull();
+        sendAsNull(column, kZeroDate, out);
         return;
     }
     // The session runs in UTC, so a TIMESTAMP column's value is the instant in UTC.

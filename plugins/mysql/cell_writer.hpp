@@ -8,6 +8,7 @@
 
 #include "result_row.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 #include "types.hpp"
 
 namespace tapdiffgen::mysql {
@@ -16,8 +17,13 @@ class CellWriter {
 public:
     using JsonTest = std::function<bool(const std::string& column)>;
 
-    /// Chooses the codecs; `isDeclaredJson` names the MariaDB JSON (LONGTEXT) columns.
-    void prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson);
+    explicit CellWriter(sdk::UnrepresentableValues& unrepresentable)
+        : unrepresentable_(unrepresentable) {}
+
+    /// Chooses the codecs; `isDeclaredJson` names the MariaDB JSON (LONGTEXT) columns, `table`
+    /// names the table in warnings.
+    void prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson,
+                 std::string table);
     const FieldCodec& codec(size_t column) const { return codecs_[column]; }
 
     /// Adds every column of the current row, then ends the row.
@@ -28,9 +34,15 @@ private:
     void writeInteger(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
     void writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
     void writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
-    void writeDate(const MYSQL_TIME& value, sdk::RowBatchBuilder& out);
-    void writeDateTime(const MYSQL_TIME& value, TdgValueKind kind, sdk::RowBatchBuilder& out);
+    void writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatchBuilder& out);
+    void writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueKind kind,
+                       sdk::RowBatchBuilder& out);
+    /// Sends NULL and reports the column once (sdk/unrepresentable.hpp); no data is logged.
+    void sendAsNull(size_t column, const char* problem, sdk::RowBatchBuilder& out);
 
+    sdk::UnrepresentableValues& unrepresentable_;
+    std::string table_;
+    std::vector<std::string> names_;
     std::vector<FieldCodec> codecs_;
     std::string scratch_;
 };

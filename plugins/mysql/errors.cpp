@@ -38,10 +38,7 @@ TdgStatus statusForError(unsigned code, std::string_view sqlstate) {
             break;
     }
     if (isRetryable(code, sqlstate)) return TDG_IO;
-    if (sqlstate.substr(0, 2) == "28") return TDG_UNAUTHENTICATED;
-    if (sqlstate == "42S02") return TDG_NOT_FOUND;
-    if (sqlstate.substr(0, 2) == "42") return TDG_INVALID_ARGUMENT;
-    return TDG_UNKNOWN;
+    return sdk::classifySqlstate(sqlstate).status;
 }
 
 bool isRetryable(unsigned code, std::string_view sqlstate) {
@@ -67,14 +64,6 @@ bool isRetryable(unsigned code, std::string_view sqlstate) {
     }
 }
 
-std::string redact(std::string text, std::string_view secret) {
-    if (secret.empty()) return text;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
-        text.replace(at, secret.size(), "***");
-    }
-    return text;
-}
-
 sdk::DriverError toDriverError(const ClientFailure& failure, std::string_view context,
                                std::string_view secret) {
     std::string message(context);
@@ -84,7 +73,7 @@ sdk::DriverError toDriverError(const ClientFailure& failure, std::string_view co
     // "HY000" is the client library's "no idea"; passing it on would only mislead.
     std::string sqlstate = failure.sqlstate == "HY000" ? std::string() : failure.sqlstate;
     return sdk::DriverError(statusForError(failure.code, failure.sqlstate),
-                            redact(std::move(message), secret), std::move(sqlstate),
+                            sdk::redactSecret(std::move(message), secret), std::move(sqlstate),
                             isRetryable(failure.code, failure.sqlstate),
                             static_cast<int>(failure.code));
 }

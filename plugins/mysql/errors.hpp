@@ -26,7 +26,4 @@ bool isRetryable(unsigned code, std::string_view sqlstate);
 sdk::DriverError toDriverError(const ClientFailure& failure, std::string_view context,
                                std::string_view secret);
 
-/// Replaces every occurrence of `secret` in `text` with "***" (no-op for an empty secret).
-std::string redact(std::string text, std::string_view secret);
-
 }  // namespace tapdiffgen::mysql

@@ -4,46 +4,40 @@
 
 namespace tapdiffgen::mysql {
 
-MysqlDriver::MysqlDriver(const sdk::ConnectOptions& options)
-    : session_(Settings::fromOptions(options), options),
+MysqlDriver::MysqlDriver(const sdk::ConnectOptions& options, sdk::HostLog log)
+    : session_(Settings::fromOptions(options), std::move(log), callCancel()),
       catalog_(session_),
       diffgen_(session_),
       rows_(session_, catalog_) {}
 
-std::string MysqlDriver::serverVersion() { return displayVersion(session_.serverInfo()); }
+std::string MysqlDriver::serverVersionImpl() { return displayVersion(session_.serverInfo()); }
 
-std::vector<sdk::ColumnInfo> MysqlDriver::describeTable(const sdk::TableName& table) {
-    session_.beginCall();
+std::vector<sdk::ColumnInfo> MysqlDriver::describeTableImpl(const sdk::TableName& table) {
     return catalog_.describe(table);
 }
 
-void MysqlDriver::readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) {
-    session_.beginCall();
+void MysqlDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {
     diffgen_.readPage(request, page);
 }
 
-std::optional<int64_t> MysqlDriver::maxDiffgenId(const sdk::TableName& diffgen) {
-    session_.beginCall();
+std::optional<int64_t> MysqlDriver::maxDiffgenIdImpl(const sdk::TableName& diffgen) {
     return diffgen_.maxId(diffgen);
 }
 
-void MysqlDriver::fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
-    session_.beginCall();
+void MysqlDriver::fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     rows_.fetch(request, rows);
 }
 
-void MysqlDriver::scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
-    session_.beginCall();
+void MysqlDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     rows_.scan(request, rows);
 }
 
-sdk::HorizonState MysqlDriver::checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
-    session_.beginCall();
+sdk::HorizonState MysqlDriver::checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
     next = mark;
     return diffgen_.checkHorizon(mark);
 }
 
-void MysqlDriver::cancel() { session_.cancel(); }
+void MysqlDriver::cancelImpl() { session_.interrupt(); }
 
 std::string displayVersion(const std::string& serverInfo) {
     std::string info = serverInfo;

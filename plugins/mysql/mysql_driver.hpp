@@ -5,22 +5,23 @@
 #include "diffgen.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
-#include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/driver_base.hpp"
 
 namespace tapdiffgen::mysql {
 
-class MysqlDriver final : public sdk::IDialectDriver {
+class MysqlDriver final : public sdk::DriverBase {
 public:
-    explicit MysqlDriver(const sdk::ConnectOptions& options);
+    MysqlDriver(const sdk::ConnectOptions& options, sdk::HostLog log);
 
-    std::string serverVersion() override;
-    std::vector<sdk::ColumnInfo> describeTable(const sdk::TableName& table) override;
-    void readDiffgenPage(const sdk::PageRequest& request, sdk::EventPage& page) override;
-    std::optional<int64_t> maxDiffgenId(const sdk::TableName& diffgen) override;
-    void fetchRows(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
-    void scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
-    sdk::HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
-    void cancel() override;
+protected:
+    std::string serverVersionImpl() override;
+    std::vector<sdk::ColumnInfo> describeTableImpl(const sdk::TableName& table) override;
+    void readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) override;
+    std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
+    void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
+    void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
+    void cancelImpl() override;
 
 private:
     Session session_;

@@ -93,7 +93,7 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
             }
         }
         Cursor cursor(statement, params);
-        writer_.prepare(cursor.fields(), json);
+        writer_.prepare(cursor.fields(), json, request.table.display());
         while (cursor.next()) writer_.writeRow(cursor.row(), rows);
     }
 }
@@ -125,7 +125,7 @@ void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows
         }
         params.addInt64(pageRows);
         Cursor cursor(session_.prepared(first ? firstSql : nextSql), params);
-        writer_.prepare(cursor.fields(), json);
+        writer_.prepare(cursor.fields(), json, request.table.display());
         int64_t read = 0;
         while (cursor.next()) {
             writer_.writeRow(cursor.row(), rows);

@@ -11,7 +11,8 @@ namespace tapdiffgen::mysql {
 
 class RowReader {
 public:
-    RowReader(Session& session, Catalog& catalog) : session_(session), catalog_(catalog) {}
+    RowReader(Session& session, Catalog& catalog)
+        : session_(session), catalog_(catalog), writer_(session.unrepresentable()) {}
 
     void fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows);
     void scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);

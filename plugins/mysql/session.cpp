@@ -88,8 +88,11 @@ std::string connectContext(const Settings& settings) {
 
 }  // namespace
 
-Session::Session(Settings settings, sdk::ConnectOptions logger)
-    : settings_(std::move(settings)), logger_(std::move(logger)) {
+Session::Session(Settings settings, sdk::HostLog log, const sdk::CallCancel& cancel)
+    : settings_(std::move(settings)),
+      log_(std::move(log)),
+      cancel_(cancel),
+      unrepresentable_(log_) {
     connect();
     try {
         requireTls();
@@ -112,8 +115,8 @@ void Session::connect() {
     mysql_ = openHandle(settings_, settings_.connectTimeoutSeconds, tryTls, failure);
     if (mysql_ == nullptr && tryTls && settings_.sslMode == SslMode::Prefer &&
         failure.code == CR_SSL_CONNECTION_ERROR) {
-        logger_.debug("TLS handshake failed (" + failure.message +
-                      "); ssl_mode prefer: connecting without TLS");
+        log_.debug("TLS handshake failed (" + failure.message +
+                   "); ssl_mode prefer: connecting without TLS");
         mysql_ = openHandle(settings_, settings_.connectTimeoutSeconds, false, failure);
     }
     if (mysql_ == nullptr) fail(failure, connectContext(settings_));
@@ -141,9 +144,9 @@ void Session::configure() {
         "SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
     run("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     const char* cipher = mysql_get_ssl_cipher(mysql_);
-    logger_.debug("connected to " + serverInfo_ + " at " + settings_.endpoint() +
-                  (cipher != nullptr ? std::string(" over TLS (") + cipher + ")"
-                                     : std::string(" without TLS")));
+    log_.debug("connected to " + serverInfo_ + " at " + settings_.endpoint() +
+               (cipher != nullptr ? std::string(" over TLS (") + cipher + ")"
+                                  : std::string(" without TLS")));
 }
 
 void Session::run(const char* sql) {
@@ -186,14 +189,7 @@ void Session::evictIdleStatement() {
     }
 }
 
-void Session::throwIfCancelled() const {
-    if (cancelRequested_.load(std::memory_order_relaxed)) {
-        throw sdk::DriverError(TDG_CANCELLED, "cancelled");
-    }
-}
-
-void Session::cancel() {
-    cancelRequested_.store(true);
+void Session::interrupt() {
     ClientFailure failure;
     unsigned timeout = std::min(settings_.connectTimeoutSeconds, kCancelConnectTimeoutSeconds);
     MYSQL* killer = openHandle(settings_, timeout, usesTls_, failure);
@@ -218,7 +214,7 @@ void Session::fail(const ClientFailure& failure, std::string_view context) const
     if (mysql_ != nullptr && failure.code == CR_SSL_CONNECTION_ERROR) {
         error = sdk::DriverError(TDG_IO, error.what(), error.sqlstate(), true, error.vendorCode());
     }
-    if (cancelRequested_.load() && error.status() != TDG_CANCELLED) {
+    if (cancel_.requested() && error.status() != TDG_CANCELLED) {
         throw sdk::DriverError(TDG_CANCELLED, std::string("cancelled (") + error.what() + ")",
                                error.sqlstate(), false, error.vendorCode());
     }

@@ -14,14 +14,18 @@
 #include "errors.hpp"
 #include "settings.hpp"
 #include "statement.hpp"
+#include "tap-diffgen/sdk/call_cancel.hpp"
+#include "tap-diffgen/sdk/host_log.hpp"
 #include "tap-diffgen/sdk/types.hpp"
+#include "tap-diffgen/sdk/unrepresentable.hpp"
 
 namespace tapdiffgen::mysql {
 
 class Session {
 public:
-    /// Connects and configures the session; throws sdk::DriverError.
-    Session(Settings settings, sdk::ConnectOptions logger);
+    /// Connects and configures the session; throws sdk::DriverError. `cancel` is the
+    /// driver's: the running call's cancel request.
+    Session(Settings settings, sdk::HostLog log, const sdk::CallCancel& cancel);
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -42,17 +46,19 @@ public:
     /// The prepared statement for `sql`, from the cache when it was prepared before.
     Statement& prepared(const std::string& sql);
 
-    /// Called when a driver call starts: forgets a cancel request aimed at an earlier call.
-    void beginCall() { cancelRequested_.store(false); }
-    void throwIfCancelled() const;
+    void throwIfCancelled() const {
+        if (cancel_.requested()) throw sdk::DriverError(TDG_CANCELLED, "cancelled");
+    }
     /// Thread-safe: asks the server to stop the running statement, from a second connection.
-    void cancel();
+    void interrupt();
 
     [[noreturn]] void fail(const ClientFailure& failure, std::string_view context) const;
     /// fail() with the connection's own last error.
     [[noreturn]] void failOnConnection(std::string_view context) const;
 
-    void warn(const std::string& message) const { logger_.warn(message); }
+    void warn(const std::string& message) const { log_.warn(message); }
+    /// Values of this connection's reads that a column's kind cannot carry.
+    sdk::UnrepresentableValues& unrepresentable() { return unrepresentable_; }
 
 private:
     void connect();
@@ -62,12 +68,13 @@ private:
     void evictIdleStatement();
 
     Settings settings_;
-    sdk::ConnectOptions logger_;
+    sdk::HostLog log_;
+    const sdk::CallCancel& cancel_;
+    sdk::UnrepresentableValues unrepresentable_;
     MYSQL* mysql_ = nullptr;
     unsigned long threadId_ = 0;
     bool usesTls_ = false;
     std::string serverInfo_;
-    std::atomic<bool> cancelRequested_{false};
 
     // Most recently used first; statements are few (one per generated shape and size class).
     std::list<std::unique_ptr<Statement>> statements_;

@@ -31,12 +31,7 @@ SslMode parseSslMode(const std::string& text) {
 
 unsigned boundedInt(const sdk::ConnectOptions& options, const std::string& key, long long fallback,
                     long long low, long long high) {
-    long long value = options.getInt(key, fallback);
-    if (value < low || value > high) {
-        throw sdk::invalidArgument("setting '" + key + "' must be between " + std::to_string(low) +
-                                   " and " + std::to_string(high));
-    }
-    return static_cast<unsigned>(value);
+    return static_cast<unsigned>(options.getInt(key, fallback, low, high));
 }
 
 }  // namespace

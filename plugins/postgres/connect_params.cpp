@@ -19,12 +19,7 @@ constexpr std::array<const char*, 6> kSslModes = {"disable", "allow",     "prefe
 
 int boundedInt(const sdk::ConnectOptions& options, const char* key, long long fallback,
                long long low, long long high) {
-    long long value = options.getInt(key, fallback);
-    if (value < low || value > high) {
-        throw sdk::invalidArgument("setting '" + std::string(key) + "' must be between " +
-                                   std::to_string(low) + " and " + std::to_string(high));
-    }
-    return static_cast<int>(value);
+    return static_cast<int>(options.getInt(key, fallback, low, high));
 }
 
 std::string sslMode(const sdk::ConnectOptions& options) {

@@ -5,10 +5,6 @@
 namespace tapdiffgen::postgres {
 namespace {
 
-bool startsWith(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 bool isSqlstateChar(char c) {
     return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'A' && c <= 'Z');
 }
@@ -38,13 +34,6 @@ std::string findSqlstate(std::string_view message, size_t& codeEnd) {
     return {};
 }
 
-std::string firstLine(std::string_view text) {
-    size_t end = text.find('\n');
-    std::string line(text.substr(0, end));
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-    return line;
-}
-
 // libpq reports TLS failures without a SQLSTATE. A certificate that does not verify or does not
 // name the host, a CA or key file that is missing or unusable, a server without TLS when TLS is
 // required: none of them passes on a retry, and the ABI counts a refused certificate as failed
@@ -62,32 +51,8 @@ bool isTlsSetupFailure(std::string_view message) {
 
 }  // namespace
 
-ErrorClass classifySqlstate(std::string_view sqlstate) {
-    if (sqlstate == "28P01" || sqlstate == "28000") return {TDG_UNAUTHENTICATED, false};
-    if (sqlstate == "3D000" || sqlstate == "3F000" || sqlstate == "42P01" || sqlstate == "42703") {
-        return {TDG_NOT_FOUND, false};
-    }
-    if (sqlstate == "42501") return {TDG_UNAUTHORIZED, false};
-    if (sqlstate == "57014") return {TDG_CANCELLED, false};
-    // Class 22 (data exception) is a key or value the server could not take, e.g. "abc" for an
-    // integer key.
-    if (startsWith(sqlstate, "22")) return {TDG_INVALID_DATA, false};
-    // Connection exceptions, shutdowns, "cannot connect now", resource shortages and
-    // serialization conflicts all pass once the server or the network is back.
-    if (startsWith(sqlstate, "08") || startsWith(sqlstate, "53") || sqlstate == "57P01" ||
-        sqlstate == "57P02" || sqlstate == "57P03" || sqlstate == "40001" || sqlstate == "40P01") {
-        return {TDG_IO, true};
-    }
-    return {TDG_UNKNOWN, false};
-}
-
 std::string safeMessage(std::string_view text, const std::string& secret) {
-    std::string line = firstLine(text);
-    if (secret.empty()) return line;
-    for (size_t at = line.find(secret); at != std::string::npos; at = line.find(secret, at + 3)) {
-        line.replace(at, secret.size(), "***");
-    }
-    return line;
+    return sdk::redactSecret(sdk::firstLine(text), secret);
 }
 
 sdk::DriverError resultError(const PGresult* result, PGconn* connection,
@@ -96,13 +61,13 @@ sdk::DriverError resultError(const PGresult* result, PGconn* connection,
     const char* primary =
         result != nullptr ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
     std::string sqlstate = state != nullptr ? state : "";
-    std::string message = primary != nullptr ? primary : firstLine(PQerrorMessage(connection));
+    std::string message = primary != nullptr ? primary : sdk::firstLine(PQerrorMessage(connection));
     if (message.empty()) message = "the server returned no result";
 
-    ErrorClass kind = classifySqlstate(sqlstate);
+    sdk::ErrorClass kind = sdk::classifySqlstate(sqlstate);
     // A statement that failed without a SQLSTATE never reached the server or lost it.
     if (sqlstate.empty() || PQstatus(connection) == CONNECTION_BAD) kind = {TDG_IO, true};
-    return sdk::DriverError(kind.status, context + ": " + firstLine(message), sqlstate,
+    return sdk::DriverError(kind.status, context + ": " + sdk::firstLine(message), sqlstate,
                             kind.retryable);
 }
 
@@ -115,7 +80,7 @@ sdk::DriverError connectError(PGconn* connection, const std::string& secret) {
         // Drop the code from the text: it travels in the sqlstate field.
         text = full.substr(0, codeEnd - 7) + full.substr(codeEnd);
     }
-    ErrorClass kind = classifySqlstate(sqlstate);
+    sdk::ErrorClass kind = sdk::classifySqlstate(sqlstate);
     if (sqlstate.empty() && isTlsSetupFailure(text)) {
         kind = {TDG_UNAUTHENTICATED, false};
     } else if (sqlstate.empty() || kind.status == TDG_UNKNOWN) {

@@ -11,13 +11,6 @@
 
 namespace tapdiffgen::postgres {
 
-/// Status and retryability implied by a SQLSTATE (empty or unknown: TDG_UNKNOWN).
-struct ErrorClass {
-    TdgStatus status;
-    bool retryable;
-};
-ErrorClass classifySqlstate(std::string_view sqlstate);
-
 /// The error of a failed statement. `context` says what was being done ("reading table 'x'").
 sdk::DriverError resultError(const PGresult* result, PGconn* connection,
                              const std::string& context);
@@ -26,7 +19,7 @@ sdk::DriverError resultError(const PGresult* result, PGconn* connection,
 /// the connection was set to verbose errors; `secret` is scrubbed from the text in any case.
 sdk::DriverError connectError(PGconn* connection, const std::string& secret);
 
-/// `text` with every occurrence of `secret` replaced; first line only, trimmed.
+/// `text`'s first line with every occurrence of `secret` replaced (sdk/errors.hpp).
 std::string safeMessage(std::string_view text, const std::string& secret);
 
 }  // namespace tapdiffgen::postgres

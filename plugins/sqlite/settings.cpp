@@ -19,11 +19,7 @@ Settings Settings::from(const sdk::ConnectOptions& options) {
     }
     // A writer holds its lock only while it commits, so connect_timeout is a generous bound on
     // how long a read may wait for one, with no extra setting to learn.
-    long long seconds = options.getInt("connect_timeout", 10);
-    if (seconds < 1 || seconds > kMaxTimeoutSeconds) {
-        throw sdk::invalidArgument("setting 'connect_timeout' must be between 1 and " +
-                                   std::to_string(kMaxTimeoutSeconds) + " seconds");
-    }
+    long long seconds = options.getInt("connect_timeout", 10, 1, kMaxTimeoutSeconds);
     settings.busyTimeoutMs = static_cast<int>(seconds * 1000);
 
     static constexpr std::array<const char*, 8> kServerSettings = {

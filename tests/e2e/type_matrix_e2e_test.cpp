@@ -665,6 +665,8 @@ TypeMatrix mysqlMatrix() {
     // sql_mode '' admits the zero dates; the zones show the tap does not depend on the writer's.
     matrix.rowSessions = {"SET SESSION sql_mode = '', SESSION time_zone = '+05:30';\n",
                           "SET SESSION sql_mode = '';\n", "SET SESSION sql_mode = '';\n"};
+    // The zero dates: sent as NULL, each column reported once.
+    matrix.columnsSentAsNull = {"c_date", "c_dt0", "c_dt6", "c_ts6"};
     return matrix;
 }
 
