@@ -55,8 +55,8 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     stream.tableName = setting.tableName;
     stream.journalName = setting.journalName;
     stream.table = TableRef::parse(setting.tableName);
-    stream.mode = setting.mode == "tombstones_only" ? StreamMode::TombstonesOnly : StreamMode::Full;
-    stream.startFrom = setting.startFrom == "snapshot" ? StartFrom::Snapshot : StartFrom::Beginning;
+    stream.mode = setting.mode;
+    stream.startFrom = setting.startFrom;
     stream.addDeletedAt = config.addSdcDeletedAt;
     try {
         stream.columns = connection.describeTable(stream.table);

@@ -5,13 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "config/tap_config.hpp"
 #include "plugin/dialect_connection.hpp"
 #include "plugin/key_spec.hpp"
 
 namespace tapdiffgen::core {
-
-enum class StreamMode { Full, TombstonesOnly };
-enum class StartFrom { Beginning, Snapshot };
 
 /// Names of the columns every record carries beside the table's own.
 inline constexpr const char* kIsDeleted = "is_deleted";

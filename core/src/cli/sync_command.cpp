@@ -181,7 +181,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
     ReplayOptions options;
     options.diffgen = diffgen;
     options.pageSize = config.pageSize;
-    options.skipBadEvents = config.onBadEvent == "skip";
+    options.skipBadEvents = config.onBadEvent == BadEventPolicy::Skip;
     options.maxRunSeconds = config.maxRunSeconds;
     options.horizonSettleSeconds = config.horizonSettleSeconds;
     options.horizonWaitSeconds = config.horizonWaitSeconds;

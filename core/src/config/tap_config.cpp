@@ -246,8 +246,14 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     TableSetting table;
     table.tableName = effectiveValue(entry, specs, "table_name").convert<std::string>();
     table.pkColumns = stringOrList(effectiveValue(entry, specs, "pk_column"));
-    table.mode = effectiveValue(entry, specs, "mode").convert<std::string>();
-    table.startFrom = effectiveValue(entry, specs, "start_from").convert<std::string>();
+    // checkValues admitted only the catalogue's enum values.
+    table.mode = effectiveValue(entry, specs, "mode").convert<std::string>() == "tombstones_only"
+                     ? StreamMode::TombstonesOnly
+                     : StreamMode::Full;
+    table.startFrom =
+        effectiveValue(entry, specs, "start_from").convert<std::string>() == "snapshot"
+            ? StartFrom::Snapshot
+            : StartFrom::Beginning;
     checkTableName(table.tableName, keyPath(path, "table_name"));
     for (const auto& column : table.pkColumns) {
         if (column.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
@@ -313,7 +319,8 @@ void readSettings(const Object& config, TapConfig& result) {
         effectiveValue(config, settingSpecs(), "add_sdc_deleted_at").convert<bool>();
     result.logLevel = textSetting(config, "log_level");
     result.maxRunSeconds = integerSetting(config, "max_run_seconds");
-    result.onBadEvent = textSetting(config, "on_bad_event");
+    result.onBadEvent =
+        textSetting(config, "on_bad_event") == "skip" ? BadEventPolicy::Skip : BadEventPolicy::Fail;
     result.horizonSettleSeconds =
         effectiveValue(config, settingSpecs(), "horizon_settle_seconds").convert<double>();
     result.horizonWaitSeconds = integerSetting(config, "horizon_wait_seconds");

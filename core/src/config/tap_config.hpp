@@ -19,12 +19,19 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// `mode`: what a stream emits.
+enum class StreamMode { Full, TombstonesOnly };
+/// `start_from`: where a stream without state starts.
+enum class StartFrom { Beginning, Snapshot };
+/// `on_bad_event`: what a diffgen row that cannot be replayed does.
+enum class BadEventPolicy { Fail, Skip };
+
 /// One entry of the `tables` setting.
 struct TableSetting {
-    std::string tableName;                ///< "name" or "schema.name"
-    std::vector<std::string> pkColumns;   ///< the key's columns in key order, at least one
-    std::string mode = "full";            ///< "full" | "tombstones_only"
-    std::string startFrom = "beginning";  ///< "beginning" | "snapshot"
+    std::string tableName;               ///< "name" or "schema.name"
+    std::vector<std::string> pkColumns;  ///< the key's columns in key order, at least one
+    StreamMode mode = StreamMode::Full;
+    StartFrom startFrom = StartFrom::Beginning;
     /// What the triggers write into diffgen.tablename for this table.
     std::string journalName;
     /// False when journalName is the default (tableName without its schema).
@@ -39,7 +46,7 @@ struct TapConfig {
     bool addSdcDeletedAt = true;
     std::string logLevel = "info";
     int64_t maxRunSeconds = 0;
-    std::string onBadEvent = "fail";
+    BadEventPolicy onBadEvent = BadEventPolicy::Fail;
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
     int64_t connectTimeout = 10;

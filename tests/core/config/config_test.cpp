@@ -34,8 +34,8 @@ TEST_CASE("a minimal config gets every default of the catalogue") {
     REQUIRE(config.tables.size() == 1);
     CHECK(config.tables[0].tableName == "invoices");
     CHECK(config.tables[0].pkColumns == std::vector<std::string>{"id"});
-    CHECK(config.tables[0].mode == "full");
-    CHECK(config.tables[0].startFrom == "beginning");
+    CHECK(config.tables[0].mode == StreamMode::Full);
+    CHECK(config.tables[0].startFrom == StartFrom::Beginning);
     CHECK(config.diffgenTable == untouched.diffgenTable);
     CHECK(config.pageSize == untouched.pageSize);
     CHECK(config.addSdcDeletedAt == untouched.addSdcDeletedAt);
@@ -60,7 +60,8 @@ TEST_CASE("the struct defaults are the catalogue defaults") {
     CHECK(defaultOf("add_sdc_deleted_at") == (untouched.addSdcDeletedAt ? "true" : "false"));
     CHECK(defaultOf("log_level") == "\"" + untouched.logLevel + "\"");
     CHECK(defaultOf("max_run_seconds") == std::to_string(untouched.maxRunSeconds));
-    CHECK(defaultOf("on_bad_event") == "\"" + untouched.onBadEvent + "\"");
+    CHECK(defaultOf("on_bad_event") == "\"fail\"");
+    CHECK(untouched.onBadEvent == BadEventPolicy::Fail);
     CHECK(std::stod(defaultOf("horizon_settle_seconds")) == untouched.horizonSettleSeconds);
     CHECK(defaultOf("horizon_wait_seconds") == std::to_string(untouched.horizonWaitSeconds));
     CHECK(defaultOf("connect_timeout") == std::to_string(untouched.connectTimeout));
@@ -78,14 +79,14 @@ TEST_CASE("every setting is read into the config") {
            "horizon_settle_seconds":2.5,"horizon_wait_seconds":7,"connect_timeout":3,
            "reconnect_attempts":0,"reconnect_max_wait_seconds":4)"));
     CHECK(config.tables[0].tableName == "public.a");
-    CHECK(config.tables[0].mode == "tombstones_only");
-    CHECK(config.tables[0].startFrom == "snapshot");
+    CHECK(config.tables[0].mode == StreamMode::TombstonesOnly);
+    CHECK(config.tables[0].startFrom == StartFrom::Snapshot);
     CHECK(config.diffgenTable == "audit.diffgen");
     CHECK(config.pageSize == 500);
     CHECK_FALSE(config.addSdcDeletedAt);
     CHECK(config.logLevel == "debug");
     CHECK(config.maxRunSeconds == 3600);
-    CHECK(config.onBadEvent == "skip");
+    CHECK(config.onBadEvent == BadEventPolicy::Skip);
     CHECK(config.horizonSettleSeconds == 2.5);
     CHECK(config.horizonWaitSeconds == 7);
     CHECK(config.connectTimeout == 3);

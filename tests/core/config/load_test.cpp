@@ -147,7 +147,7 @@ TEST_CASE("environment values are converted by the setting's type") {
         CHECK(config.horizonSettleSeconds == 2.5);
         CHECK(config.pageSize == 250);
         REQUIRE(config.tables.size() == 1);
-        CHECK(config.tables[0].mode == "tombstones_only");
+        CHECK(config.tables[0].mode == StreamMode::TombstonesOnly);
     }
 }
 
