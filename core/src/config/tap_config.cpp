@@ -250,6 +250,18 @@ std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Objec
     return options;
 }
 
+void readStreamMapSettings(const Object& config, TapConfig& result) {
+    result.streamMaps = effectiveValue(config, settingSpecs(), "stream_maps");
+    result.streamMapConfig = effectiveValue(config, settingSpecs(), "stream_map_config");
+    result.flatteningEnabled =
+        effectiveValue(config, settingSpecs(), "flattening_enabled").convert<bool>();
+    const Var depth = effectiveValue(config, settingSpecs(), "flattening_max_depth");
+    if (result.flatteningEnabled && depth.isEmpty()) {
+        throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
+    }
+    if (!depth.isEmpty()) result.flatteningMaxDepth = *jsonvalue::toInt64(depth);
+}
+
 void readSettings(const Object& config, TapConfig& result) {
     result.sqlDialect = textSetting(config, "sql_dialect");
     result.diffgenTable = textSetting(config, "diffgen_table");
@@ -265,6 +277,7 @@ void readSettings(const Object& config, TapConfig& result) {
     result.connectTimeout = integerSetting(config, "connect_timeout");
     result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
     result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");
+    readStreamMapSettings(config, result);
 }
 
 void mergeInto(Object& target, const Object& source) {

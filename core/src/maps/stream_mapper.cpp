@@ -1,0 +1,207 @@
+#include "maps/stream_mapper.hpp"
+
+#include <charconv>
+
+#include "config/json_value.hpp"
+#include "replay/record_renderer.hpp"
+#include "singer/json_text.hpp"
+
+namespace tapdiffgen::core::maps {
+
+Value cellValue(const TdgCell& cell) {
+    const std::string_view text(cell.data, static_cast<size_t>(cell.size));
+    switch (cell.kind) {
+        case TDG_KIND_BOOL:
+            return Value::fromBool(cell.i64 != 0);
+        case TDG_KIND_INT64:
+            return Value::fromInt(cell.i64);
+        case TDG_KIND_DECIMAL:
+            if (cell.size == 0) return Value::null();
+            return Value::fromDecimal(std::string(text));
+        case TDG_KIND_JSON:
+            if (cell.size == 0) return Value::null();
+            return parseJsonValue(text);
+        case TDG_KIND_BYTES: {
+            std::string hex;
+            appendHexString(hex, text);
+            return Value::fromString(hex.substr(1, hex.size() - 2));
+        }
+        case TDG_KIND_TIMESTAMP:
+            return Value::fromString(std::string(text) + "+00:00");
+        case TDG_KIND_TEXT:
+        case TDG_KIND_DATE:
+        case TDG_KIND_TIME:
+        case TDG_KIND_TIMESTAMPTZ:
+            return Value::fromString(std::string(text));
+        default:
+            return Value::null();
+    }
+}
+
+// The current record as expressions see it: each property converted once, when first read.
+class StreamMapper::Record : public RecordSource {
+public:
+    Record(const StreamMapper& mapper)
+        : mapper_(mapper), values_(mapper.cells_.size()), ready_(mapper.cells_.size(), false) {}
+
+    const Value& property(size_t slot) override {
+        if (!ready_[slot]) {
+            try {
+                values_[slot] = cellValue(mapper_.cells_[slot]);
+            } catch (const EvalError&) {
+                values_[slot] = Value::fromString(
+                    std::string(mapper_.cells_[slot].data, mapper_.cells_[slot].size));
+            }
+            ready_[slot] = true;
+        }
+        return values_[slot];
+    }
+
+    const Value& record() override {
+        if (!recordReady_) {
+            ValueDict entries;
+            entries.reserve(values_.size());
+            for (size_t i = 0; i < values_.size(); ++i) {
+                entries.emplace_back(Value::fromString(mapper_.source_.properties[i].name),
+                                     property(i));
+            }
+            record_ = Value::dict(std::move(entries));
+            recordReady_ = true;
+        }
+        return record_;
+    }
+
+private:
+    const StreamMapper& mapper_;
+    std::vector<Value> values_;
+    std::vector<bool> ready_;
+    Value record_;
+    bool recordReady_ = false;
+};
+
+StreamMapper::StreamMapper(SourceStream source, std::vector<OutputStream> outputs,
+                           InputLayout layout)
+    : source_(std::move(source)), outputs_(std::move(outputs)), layout_(layout) {
+    cells_.resize(layout_.columnCount + (layout_.addDeletedAt ? 3 : 2));
+    for (const auto& output : outputs_) {
+        std::vector<std::string> prefixes;
+        for (const auto& property : output.properties) {
+            std::string prefix = prefixes.empty() ? "" : ",";
+            appendJsonString(prefix, property.name);
+            prefix.push_back(':');
+            prefixes.push_back(std::move(prefix));
+        }
+        prefixes_.push_back(std::move(prefixes));
+    }
+}
+
+namespace {
+
+TdgCell textCell(std::string_view text) {
+    TdgCell cell{};
+    cell.kind = TDG_KIND_TEXT;
+    cell.data = text.data();
+    cell.size = text.size();
+    return cell;
+}
+
+TdgCell boolCell(bool value) {
+    TdgCell cell{};
+    cell.kind = TDG_KIND_BOOL;
+    cell.i64 = value ? 1 : 0;
+    return cell;
+}
+
+void appendCell(std::string& out, const TdgCell& cell) {
+    if (cell.kind == TDG_KIND_NULL) {
+        out += "null";
+    } else {
+        appendCellJson(out, cell);
+    }
+}
+
+}  // namespace
+
+uint64_t StreamMapper::emitRow(MessageWriter& writer, const TdgCell* cells,
+                               std::string_view tsCreated, std::string_view timeExtracted) {
+    std::copy(cells, cells + layout_.columnCount, cells_.begin());
+    cells_[layout_.columnCount] = boolCell(false);
+    cells_[layout_.columnCount + 1] = textCell(tsCreated);
+    if (layout_.addDeletedAt) cells_[layout_.columnCount + 2] = TdgCell{};
+    return emit(writer, false, timeExtracted);
+}
+
+uint64_t StreamMapper::emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
+                                     std::string_view tsCreated, std::string_view deletedAt,
+                                     std::string_view timeExtracted) {
+    std::fill(cells_.begin(), cells_.end(), TdgCell{});
+    TdgCell key = textCell(normalizedKey);
+    int64_t number = 0;
+    if (layout_.keyKind == TDG_KIND_INT64 &&
+        std::from_chars(normalizedKey.data(), normalizedKey.data() + normalizedKey.size(), number)
+                .ec == std::errc()) {
+        key.kind = TDG_KIND_INT64;
+        key.i64 = number;
+    } else if (layout_.keyKind == TDG_KIND_DECIMAL || layout_.keyKind == TDG_KIND_INT64) {
+        key.kind = TDG_KIND_DECIMAL;
+    }
+    cells_[layout_.keySlot] = key;
+    cells_[layout_.columnCount] = boolCell(true);
+    cells_[layout_.columnCount + 1] = textCell(tsCreated);
+    if (layout_.addDeletedAt) cells_[layout_.columnCount + 2] = textCell(deletedAt);
+    return emit(writer, true, timeExtracted);
+}
+
+void StreamMapper::failOn(const OutputStream& output, const std::string& property,
+                          const std::string& expression, const std::string& problem) const {
+    std::string key;
+    appendCell(key, cells_[layout_.keySlot]);
+    throw StreamMapError("stream_maps: stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX) +
+                         ", property " + jsonvalue::pythonRepr(property, SIZE_MAX) + ", record " +
+                         source_.properties[layout_.keySlot].name + "=" + key + ", expression " +
+                         jsonvalue::pythonRepr(expression, SIZE_MAX) + ": " + problem);
+}
+
+uint64_t StreamMapper::emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted) {
+    uint64_t written = 0;
+    Record record(*this);
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+        const OutputStream& output = outputs_[o];
+        // Deletes are never filtered out: a target must see them whatever the filter says.
+        if (output.filter && !deleted) {
+            bool keep = false;
+            try {
+                keep = truthy(output.filter->evaluate(record));
+            } catch (const EvalError& e) {
+                failOn(output, "__filter__", output.filterText, e.what());
+            }
+            if (!keep) continue;
+        }
+        computed_.resize(output.properties.size());
+        for (size_t p = 0; p < output.properties.size(); ++p) {
+            const OutputProperty& property = output.properties[p];
+            if (property.passthrough) continue;
+            try {
+                computed_[p] = property.expression->evaluate(record);
+            } catch (const EvalError& e) {
+                failOn(output, property.name, property.expressionText, e.what());
+            }
+        }
+        std::string& out = writer.beginRecord(output.name);
+        const auto& prefixes = prefixes_[o];
+        for (size_t p = 0; p < output.properties.size(); ++p) {
+            out += prefixes[p];
+            const OutputProperty& property = output.properties[p];
+            if (property.passthrough) {
+                appendCell(out, cells_[*property.passthrough]);
+            } else {
+                appendValueJson(out, computed_[p]);
+            }
+        }
+        writer.endRecord(timeExtracted);
+        ++written;
+    }
+    return written;
+}
+
+}  // namespace tapdiffgen::core::maps

@@ -1,0 +1,59 @@
+// Runs one source stream's compiled maps on its rows: the row's cells are read as expression
+// values only where an expression needs them, passed-through properties are rendered straight
+// from the cells, and each output stream gets its own RECORD.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "maps/stream_maps.hpp"
+#include "singer/message_writer.hpp"
+#include "tap-diffgen/dialect_abi.h"
+
+namespace tapdiffgen::core::maps {
+
+/// The input record's layout: the selected columns (as fetch_rows returns them), then the
+/// metadata properties every record carries.
+struct InputLayout {
+    size_t columnCount = 0;
+    size_t keySlot = 0;
+    TdgValueKind keyKind = TDG_KIND_TEXT;
+    bool addDeletedAt = true;
+};
+
+class StreamMapper {
+public:
+    StreamMapper(SourceStream source, std::vector<OutputStream> outputs, InputLayout layout);
+
+    const std::vector<OutputStream>& outputs() const { return outputs_; }
+
+    /// Emits a live row's records; returns how many were written. Throws StreamMapError.
+    uint64_t emitRow(MessageWriter& writer, const TdgCell* cells, std::string_view tsCreated,
+                     std::string_view timeExtracted);
+    /// Emits a tombstone's records (never filtered out). Throws StreamMapError.
+    uint64_t emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
+                           std::string_view tsCreated, std::string_view deletedAt,
+                           std::string_view timeExtracted);
+
+private:
+    class Record;
+
+    SourceStream source_;
+    std::vector<OutputStream> outputs_;
+    std::vector<std::vector<std::string>> prefixes_;  // per output: ,"name":
+    InputLayout layout_;
+    std::vector<TdgCell> cells_;
+    std::vector<Value> computed_;
+    std::string keyBuffer_;
+
+    uint64_t emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted);
+    [[noreturn]] void failOn(const OutputStream& output, const std::string& property,
+                             const std::string& expression, const std::string& problem) const;
+};
+
+/// A cell as an expression value (JSON documents parsed, timestamps as the tap writes them).
+Value cellValue(const TdgCell& cell);
+
+}  // namespace tapdiffgen::core::maps

@@ -1,0 +1,139 @@
+// Map plans and the SCHEMA they derive, against what the SDK's PluginMapper makes of the same
+// stream and stream_maps.
+#include <doctest/doctest.h>
+
+#include "config/json_value.hpp"
+#include "maps/stream_maps.hpp"
+
+using namespace tapdiffgen::core;
+using namespace tapdiffgen::core::maps;
+
+namespace {
+
+SourceStream invoices() {
+    SourceStream s;
+    s.name = "invoices";
+    s.keyProperties = {"id"};
+    s.properties = {{"id", R"({"type":"integer"})"},
+                    {"email", R"({"type":["string","null"]})"},
+                    {"amount", R"({"type":["number","null"],"multipleOf":0.01})"},
+                    {"doc", "{}"},
+                    {"is_deleted", R"({"type":"boolean"})"}};
+    s.schemaJson =
+        R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]},)"
+        R"("amount":{"type":["number","null"],"multipleOf":0.01},"doc":{},"is_deleted":{"type":"boolean"}},"required":["id"]})";
+    return s;
+}
+
+StreamMapSettings settings(const std::string& mapsJson, const std::string& configJson = "") {
+    StreamMapSettings s;
+    s.streamMaps = jsonvalue::parse(mapsJson);
+    if (!configJson.empty()) s.streamMapConfig = jsonvalue::parse(configJson);
+    return s;
+}
+
+std::vector<OutputStream> compile(const std::string& mapsJson) {
+    return compileStreamMaps(settings(mapsJson), invoices(), {"invoices", "customers"});
+}
+
+std::string errorOf(const std::string& mapsJson) {
+    try {
+        compile(mapsJson);
+    } catch (const StreamMapError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::vector<std::string> names(const OutputStream& s) {
+    std::vector<std::string> out;
+    for (const auto& p : s.properties) out.push_back(p.name);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("transform, add and remove properties; types as the SDK reads them off the text") {
+    auto out = compile(R"J({"invoices":{"email":"md5(email) if email else None","amount":null,
+        "doubled":"float(amount) * 2","n":"int(id)","label":"'x'","flag":"bool(email)",
+        "copy":"amount","raw":"str(doc)","quirk":"id * 2"}})J");
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].name == "invoices");
+    CHECK(names(out[0]) == std::vector<std::string>{"id", "email", "doc", "is_deleted", "doubled",
+                                                    "n", "label", "flag", "copy", "raw", "quirk"});
+    CHECK(
+        out[0].schemaJson ==
+        R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]},"doc":{},)"
+        R"("is_deleted":{"type":"boolean"},"doubled":{"type":["number","null"]},"n":{"type":["integer","null"]},)"
+        R"("label":{"type":["string","null"]},"flag":{"type":["boolean","null"]},)"
+        R"("copy":{"type":["string","null"]},"raw":{"type":["string","null"]},"quirk":{"type":["string","null"]}},"required":["id"]})");
+    CHECK(out[0].keyProperties == std::vector<std::string>{"id"});
+}
+
+TEST_CASE("a property passed through under another name keeps its schema, multipleOf included") {
+    auto out = compile(R"({"invoices":{"total":"amount","id":"id"}})");
+    CHECK(out[0].schemaJson.find(R"("total":{"type":["number","null"],"multipleOf":0.01})") !=
+          std::string::npos);
+    CHECK(out[0].schemaJson.find(R"("id":{"type":["integer","null"]})") != std::string::npos);
+    CHECK(out[0].properties.back().passthrough == std::optional<size_t>(2));
+}
+
+TEST_CASE("__else__ null keeps the keys and the listed properties") {
+    auto out = compile(R"J({"invoices":{"__else__":null,"email":"email.lower()"}})J");
+    CHECK(names(out[0]) == std::vector<std::string>{"id", "email"});
+    CHECK(
+        out[0].schemaJson ==
+        R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]}}})");
+}
+
+TEST_CASE("alias, source, filter, key properties and removal of streams") {
+    auto out = compile(R"({"invoices":{"__alias__":"bills","__filter__":"amount > 10"},
+        "invoice_emails":{"__source__":"invoices","__else__":null,"__key_properties__":["email"],"email":"email"}})");
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].name == "bills");
+    CHECK(out[0].filter.has_value());
+    CHECK(out[1].name == "invoice_emails");
+    CHECK(out[1].keyProperties == std::vector<std::string>{"email"});
+    CHECK(names(out[1]) == std::vector<std::string>{"email"});
+
+    CHECK(compile(R"({"invoices":null})").empty());
+    CHECK(compile(R"({"invoices":"__NULL__"})").empty());
+    CHECK(compile(R"({"__else__":null,"customers":{}})").empty());
+    CHECK(compile(R"({"__else__":null,"invoices":{}})").size() == 1);
+    auto copies = compile(R"({"invoices":null,"copy":{"__source__":"invoices"}})");
+    REQUIRE(copies.size() == 1);
+    CHECK(copies[0].name == "copy");
+    CHECK(compile(R"({"invoices":{"id":null,"__key_properties__":[]}})")[0].keyProperties.empty());
+}
+
+TEST_CASE("start-up errors name the stream, the property and the expression") {
+    CHECK(errorOf(R"J({"invoices":{"n":"int(amount"}})J") ==
+          "stream_maps: stream 'invoices', property 'n', expression 'int(amount': syntax error at "
+          "position 11: expected ')' but the expression ended");
+    CHECK(errorOf(R"({"invoices":{"n":"nosuch * 2"}})") ==
+          "stream_maps: stream 'invoices', property 'n', expression 'nosuch * 2': unknown name "
+          "'nosuch'");
+    CHECK(errorOf(R"J({"invoices":{"n":"sha1(email)"}})J") ==
+          "stream_maps: stream 'invoices', property 'n', expression 'sha1(email)': unknown name "
+          "'sha1'");
+    CHECK(errorOf(R"({"invoices":{"__filter__":"amount >"}})") ==
+          "stream_maps: stream 'invoices', property '__filter__', expression 'amount >': syntax "
+          "error "
+          "at position 9: unexpected end of expression");
+    CHECK(errorOf(R"({"invoices":{"id":null}})") ==
+          "stream_maps: stream 'invoices': removing key property 'id' needs __key_properties__ (a "
+          "new "
+          "list of key properties, or null for none)");
+    CHECK(errorOf(R"({"x":{"__source__":"payments"}})") ==
+          "stream_maps: stream 'x': __source__ 'payments' is not a configured stream");
+    CHECK(errorOf(R"({"invoices":{"n":5}})") ==
+          "stream_maps: stream 'invoices': property 'n' must be mapped to an expression (a string) "
+          "or null");
+    CHECK(
+        errorOf(R"({"invoices":{"__key_properties__":["nope"]}})") ==
+        "stream_maps: stream 'invoices': key property 'nope' is not among the stream's properties");
+    CHECK(errorOf(R"({"__else__":"x"})") == "stream_maps: a top-level __else__ may only be null");
+    CHECK(errorOf(R"({"__other__":null})") == "stream_maps: unknown option '__other__'");
+    CHECK(errorOf(R"({"invoices":{"__else__":"keep"}})") ==
+          "stream_maps: stream 'invoices': __else__ may only be null");
+}
