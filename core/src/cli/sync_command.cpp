@@ -151,7 +151,7 @@ void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinitio
     if (!maps::mapsConfigured(config)) return;
     std::vector<std::string> configured;
     for (const auto& definition : definitions) configured.push_back(definition.name);
-    maps::checkStreamMaps({config.streamMaps, config.streamMapConfig}, configured);
+    maps::checkStreamMaps(maps::settingsOf(config), configured);
     for (auto& stream : streams) {
         stream.mapper = maps::mapperFor(config, *stream.definition, configured);
     }

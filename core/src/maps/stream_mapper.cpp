@@ -84,10 +84,16 @@ StreamMapper::StreamMapper(SourceStream source, std::vector<OutputStream> output
     : source_(std::move(source)), outputs_(std::move(outputs)), layout_(layout) {
     cells_.resize(layout_.columnCount + (layout_.addDeletedAt ? 3 : 2));
     for (const auto& output : outputs_) {
+        std::vector<std::string> names;
+        if (output.flattened) {
+            for (const auto& property : output.flat) names.push_back(property.name);
+        } else {
+            for (const auto& property : output.properties) names.push_back(property.name);
+        }
         std::vector<std::string> prefixes;
-        for (const auto& property : output.properties) {
+        for (const auto& name : names) {
             std::string prefix = prefixes.empty() ? "" : ",";
-            appendJsonString(prefix, property.name);
+            appendJsonString(prefix, name);
             prefix.push_back(':');
             prefixes.push_back(std::move(prefix));
         }
@@ -162,6 +168,46 @@ void StreamMapper::failOn(const OutputStream& output, const std::string& propert
                          jsonvalue::pythonRepr(expression, SIZE_MAX) + ": " + problem);
 }
 
+void StreamMapper::writeFlattened(MessageWriter& writer, const OutputStream& output,
+                                  const std::vector<std::string>& prefixes, RecordSource& record,
+                                  std::string_view timeExtracted) {
+    static const Value kNull;
+    std::string& out = writer.beginRecord(output.name);
+    for (size_t f = 0; f < output.flat.size(); ++f) {
+        out += prefixes[f];
+        const FlatProperty& flat = output.flat[f];
+        const OutputProperty& property = output.properties[flat.source];
+        if (flat.path.empty() && !flat.asJsonText && property.passthrough) {
+            appendCell(out, cells_[*property.passthrough]);
+            continue;
+        }
+        const Value* value = property.passthrough ? &record.property(*property.passthrough)
+                                                  : &computed_[flat.source];
+        for (const auto& key : flat.path) {
+            const Value* child = &kNull;
+            if (value->type == ValueType::Dict) {
+                for (const auto& entry : *value->entries) {
+                    if (entry.first.type == ValueType::String && entry.first.text == key) {
+                        child = &entry.second;
+                    }
+                }
+            }
+            value = child;
+        }
+        // A value left nested is written as its JSON text, as the SDK's flattening does.
+        const bool nested = value->type == ValueType::Dict || value->type == ValueType::List ||
+                            value->type == ValueType::Tuple;
+        if ((flat.asJsonText && !value->isNull()) || nested) {
+            jsonText_.clear();
+            appendPythonJson(jsonText_, *value);
+            appendJsonString(out, jsonText_);
+        } else {
+            appendValueJson(out, *value);
+        }
+    }
+    writer.endRecord(timeExtracted);
+}
+
 uint64_t StreamMapper::emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted) {
     uint64_t written = 0;
     Record record(*this);
@@ -186,6 +232,11 @@ uint64_t StreamMapper::emit(MessageWriter& writer, bool deleted, std::string_vie
             } catch (const EvalError& e) {
                 failOn(output, property.name, property.expressionText, e.what());
             }
+        }
+        if (output.flattened) {
+            writeFlattened(writer, output, prefixes_[o], record, timeExtracted);
+            ++written;
+            continue;
         }
         std::string& out = writer.beginRecord(output.name);
         const auto& prefixes = prefixes_[o];

@@ -48,7 +48,12 @@ private:
     std::vector<Value> computed_;
     std::string keyBuffer_;
 
+    std::string jsonText_;
+
     uint64_t emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted);
+    void writeFlattened(MessageWriter& writer, const OutputStream& output,
+                        const std::vector<std::string>& prefixes, RecordSource& record,
+                        std::string_view timeExtracted);
     [[noreturn]] void failOn(const OutputStream& output, const std::string& property,
                              const std::string& expression, const std::string& problem) const;
 };

@@ -390,6 +390,10 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
         outputs.push_back(sameStream(source));
     }
     for (auto& stream : extra) outputs.push_back(std::move(stream));
+    // The SDK flattens only with a depth above zero.
+    if (settings.flatteningEnabled && settings.flatteningMaxDepth > 0) {
+        for (auto& output : outputs) flattenStream(output, settings.flatteningMaxDepth);
+    }
     return outputs;
 }
 

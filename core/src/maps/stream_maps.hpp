@@ -12,6 +12,7 @@
 
 #include "config/tap_config.hpp"
 #include "maps/expression.hpp"
+#include "maps/flattening.hpp"
 
 namespace tapdiffgen::core::maps {
 
@@ -51,11 +52,16 @@ struct OutputStream {
     std::optional<Expression> filter;
     std::string filterText;
     bool usesRecord = false;
+    /// With flattening: the record's properties as written (replacing `properties` there).
+    bool flattened = false;
+    std::vector<FlatProperty> flat;
 };
 
 struct StreamMapSettings {
     Poco::Dynamic::Var streamMaps;       // the stream_maps object, or empty
     Poco::Dynamic::Var streamMapConfig;  // stream_map_config, or empty
+    bool flatteningEnabled = false;
+    int64_t flatteningMaxDepth = 0;
 };
 
 /// Whether any map is configured at all.

@@ -6,8 +6,13 @@
 
 namespace tapdiffgen::core::maps {
 
+StreamMapSettings settingsOf(const TapConfig& config) {
+    return {config.streamMaps, config.streamMapConfig, config.flatteningEnabled,
+            config.flatteningMaxDepth};
+}
+
 bool mapsConfigured(const TapConfig& config) {
-    return hasStreamMaps({config.streamMaps, config.streamMapConfig}) || config.flatteningEnabled;
+    return hasStreamMaps(settingsOf(config)) || config.flatteningEnabled;
 }
 
 SourceStream sourceStreamOf(const StreamDefinition& definition) {
@@ -28,7 +33,7 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     if (!mapsConfigured(config)) return nullptr;
     SourceStream source = sourceStreamOf(definition);
     std::vector<OutputStream> outputs =
-        compileStreamMaps({config.streamMaps, config.streamMapConfig}, source, configuredStreams);
+        compileStreamMaps(settingsOf(config), source, configuredStreams);
     InputLayout layout;
     const auto selected = definition.selectedColumns();
     layout.columnCount = selected.size();

@@ -12,6 +12,8 @@
 
 namespace tapdiffgen::core::maps {
 
+StreamMapSettings settingsOf(const TapConfig& config);
+
 /// Whether the configuration maps or flattens anything.
 bool mapsConfigured(const TapConfig& config);
 
