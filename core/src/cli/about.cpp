@@ -116,8 +116,8 @@ std::string aboutAsMarkdown() {
 
 const std::vector<std::string>& tapCapabilities() {
     static const std::vector<std::string> capabilities = {
-        "catalog",   "state", "discover",    "about",
-        "log-based", "test",  "stream-maps", "schema-flattening"};
+        "catalog", "state",       "discover",          "about", "log-based",
+        "test",    "stream-maps", "schema-flattening", "batch"};
     return capabilities;
 }
 

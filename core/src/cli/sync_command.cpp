@@ -170,6 +170,10 @@ int runSync(const CommandLine& line, const TapConfig& config,
 
     attachStreamMaps(config, definitions, streams);
     MessageWriter writer;
+    if (const auto batches = parseBatchConfig(config.batchConfig); batches && !line.test) {
+        checkBatchStorage(*batches);
+        writer.writeBatches(*batches);
+    }
     for (const auto& stream : streams) {
         if (stream.mapper) {
             for (const auto& output : stream.mapper->outputs()) {

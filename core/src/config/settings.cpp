@@ -146,6 +146,10 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "How many levels of objects flattening expands; deeper objects and arrays become "
              "JSON text. Required when flattening_enabled is true.")
             .minimum(0),
+        Spec("batch_config", "object",
+             "Write records to JSON-lines files announced by BATCH messages instead of RECORD "
+             "messages: encoding (format jsonl, compression gzip or none), storage (root, a "
+             "file:// folder, and prefix) and batch_size (records per file, default 10000)."),
     };
 }
 

@@ -11,6 +11,7 @@
 #include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "config/suggest.hpp"
+#include "singer/batch_writer.hpp"
 
 namespace tapdiffgen::core {
 
@@ -260,6 +261,8 @@ void readStreamMapSettings(const Object& config, TapConfig& result) {
         throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
     }
     if (!depth.isEmpty()) result.flatteningMaxDepth = *jsonvalue::toInt64(depth);
+    result.batchConfig = effectiveValue(config, settingSpecs(), "batch_config");
+    parseBatchConfig(result.batchConfig);
 }
 
 void readSettings(const Object& config, TapConfig& result) {

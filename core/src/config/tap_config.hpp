@@ -48,6 +48,8 @@ struct TapConfig {
     Poco::Dynamic::Var streamMapConfig;
     bool flatteningEnabled = false;
     int64_t flatteningMaxDepth = 0;
+    /// batch_config as given (checked when read; empty when not set).
+    Poco::Dynamic::Var batchConfig;
     /// Every scalar setting that reaches the dialect driver, as text (numbers and booleans in
     /// JSON text form): sql_dialect, host, port (only when given), user, password, database,
     /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order

@@ -34,7 +34,7 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
     CHECK(contains(text, std::string("\nVersion: ") + TDG_PROJECT_VERSION + "\n"));
     CHECK(contains(text,
                    "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
-                   "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\nSettings:\n"));
+                   "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\n  - batch\nSettings:\n"));
     for (const auto& spec : settingSpecs()) {
         CAPTURE(spec.name);
         CHECK(contains(text, "  - Name: " + spec.name + "\n    Type: " + spec.type +
@@ -61,7 +61,7 @@ TEST_CASE("about: json has the SDK's keys and the settings schema") {
         names.push_back(capabilities->getElement<std::string>(i));
     }
     CHECK(names == std::vector<std::string>{"catalog", "state", "discover", "about", "log-based",
-                                            "test", "stream-maps", "schema-flattening"});
+                                            "test", "stream-maps", "schema-flattening", "batch"});
 
     const Object::Ptr settings = about->getObject("settings");
     REQUIRE(settings);
@@ -125,7 +125,7 @@ TEST_CASE("about: markdown is a README page with a settings table") {
     CHECK(contains(markdown,
                    "## Capabilities\n\n- `catalog`\n- `state`\n- `discover`\n"
                    "- `about`\n- `log-based`\n- `test`\n- `stream-maps`\n"
-                   "- `schema-flattening`\n"));
+                   "- `schema-flattening`\n- `batch`\n"));
     CHECK(contains(markdown,
                    "## Settings\n\n| Setting | Required | Default | Description |\n"
                    "|:--------|:--------:|:-------:|:------------|\n"));
