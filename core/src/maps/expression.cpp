@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "maps/datetime.hpp"
@@ -1430,6 +1431,24 @@ Value isoParse(const Value& v, bool dateOnly) {
     return *parsed;
 }
 
+// The one-argument calls of the hot path, without an argument vector.
+std::optional<Value> callUnary(Builtin builtin, const Value& arg) {
+    switch (builtin) {
+        case Builtin::Md5:
+            return md5(arg);
+        case Builtin::Bool:
+            return Value::fromBool(truthy(arg));
+        case Builtin::Int:
+            return toInt(arg);
+        case Builtin::Float:
+            return toFloat(arg);
+        case Builtin::Str:
+            return Value::fromString(str(arg));
+        default:
+            return std::nullopt;
+    }
+}
+
 Value callBuiltin(const Node& node, const std::vector<Value>& args) {
     switch (node.builtin) {
         case Builtin::Md5:
@@ -2028,11 +2047,18 @@ public:
                 return truthy(left) ? left : eval(*node.children[1]);
             }
             case NodeKind::Binary: {
-                Value left = eval(*node.children[0]);
-                Value right = eval(*node.children[1]);
+                Value leftScratch, rightScratch;
+                const Value& left = ref(*node.children[0], leftScratch);
+                const Value& right = ref(*node.children[1], rightScratch);
                 return arithmetic(node.binary, left, right);
             }
             case NodeKind::Compare: {
+                if (node.compares.size() == 1) {
+                    Value leftScratch, rightScratch;
+                    const Value& left = ref(*node.children[0], leftScratch);
+                    const Value& right = ref(*node.children[1], rightScratch);
+                    return Value::fromBool(compare(node.compares[0], left, right));
+                }
                 Value left = eval(*node.children[0]);
                 for (size_t i = 0; i < node.compares.size(); ++i) {
                     Value right = eval(*node.children[i + 1]);
@@ -2045,7 +2071,8 @@ public:
                 return truthy(eval(*node.children[0])) ? eval(*node.children[1])
                                                        : eval(*node.children[2]);
             case NodeKind::Subscript: {
-                Value object = eval(*node.children[0]);
+                Value objectScratch;
+                const Value& object = ref(*node.children[0], objectScratch);
                 const Node& index = *node.children[1];
                 if (index.kind == NodeKind::Slice) {
                     return slice(object, eval(*index.children[0]), eval(*index.children[1]),
@@ -2055,16 +2082,25 @@ public:
             }
             case NodeKind::Slice:
                 return Value::null();
-            case NodeKind::Attribute:
-                return attribute(node.name, eval(*node.children[0]));
+            case NodeKind::Attribute: {
+                Value scratch;
+                return attribute(node.name, ref(*node.children[0], scratch));
+            }
             case NodeKind::Method: {
-                Value object = eval(*node.children[0]);
+                Value objectScratch;
+                const Value& object = ref(*node.children[0], objectScratch);
                 std::vector<Value> args;
                 for (size_t i = 1; i < node.children.size(); ++i)
                     args.push_back(eval(*node.children[i]));
                 return callMethod(node.name, object, args);
             }
             case NodeKind::Function: {
+                if (node.children.size() == 1) {
+                    Value scratch;
+                    if (auto result = callUnary(node.builtin, ref(*node.children[0], scratch))) {
+                        return std::move(*result);
+                    }
+                }
                 std::vector<Value> args;
                 args.reserve(node.children.size());
                 for (const auto& child : node.children) args.push_back(eval(*child));
@@ -2076,6 +2112,14 @@ public:
 
 private:
     RecordSource& source_;
+
+    // A leaf's value without copying it; anything else is evaluated into `scratch`.
+    const Value& ref(const Node& node, Value& scratch) {
+        if (node.kind == NodeKind::Property) return source_.property(node.slot);
+        if (node.kind == NodeKind::Constant || node.kind == NodeKind::Config) return node.constant;
+        scratch = eval(node);
+        return scratch;
+    }
 };
 
 }  // namespace

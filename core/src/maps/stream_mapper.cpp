@@ -39,50 +39,50 @@ Value cellValue(const TdgCell& cell) {
 }
 
 // The current record as expressions see it: each property converted once, when first read.
+// Its buffers live as long as the mapper, so a row costs no allocation of its own.
 class StreamMapper::Record : public RecordSource {
 public:
-    Record(const StreamMapper& mapper)
-        : mapper_(mapper), values_(mapper.cells_.size()), ready_(mapper.cells_.size(), false) {}
+    explicit Record(StreamMapper& mapper) : mapper_(mapper) {
+        mapper_.valueReady_.assign(mapper_.cells_.size(), false);
+        mapper_.recordReady_ = false;
+    }
 
     const Value& property(size_t slot) override {
-        if (!ready_[slot]) {
+        if (!mapper_.valueReady_[slot]) {
+            const TdgCell& cell = mapper_.cells_[slot];
             try {
-                values_[slot] = cellValue(mapper_.cells_[slot]);
+                mapper_.values_[slot] = cellValue(cell);
             } catch (const EvalError&) {
-                values_[slot] = Value::fromString(
-                    std::string(mapper_.cells_[slot].data, mapper_.cells_[slot].size));
+                mapper_.values_[slot] = Value::fromString(std::string(cell.data, cell.size));
             }
-            ready_[slot] = true;
+            mapper_.valueReady_[slot] = true;
         }
-        return values_[slot];
+        return mapper_.values_[slot];
     }
 
     const Value& record() override {
-        if (!recordReady_) {
+        if (!mapper_.recordReady_) {
             ValueDict entries;
-            entries.reserve(values_.size());
-            for (size_t i = 0; i < values_.size(); ++i) {
+            entries.reserve(mapper_.cells_.size());
+            for (size_t i = 0; i < mapper_.cells_.size(); ++i) {
                 entries.emplace_back(Value::fromString(mapper_.source_.properties[i].name),
                                      property(i));
             }
-            record_ = Value::dict(std::move(entries));
-            recordReady_ = true;
+            mapper_.record_ = Value::dict(std::move(entries));
+            mapper_.recordReady_ = true;
         }
-        return record_;
+        return mapper_.record_;
     }
 
 private:
-    const StreamMapper& mapper_;
-    std::vector<Value> values_;
-    std::vector<bool> ready_;
-    Value record_;
-    bool recordReady_ = false;
+    StreamMapper& mapper_;
 };
 
 StreamMapper::StreamMapper(SourceStream source, std::vector<OutputStream> outputs,
                            InputLayout layout)
     : source_(std::move(source)), outputs_(std::move(outputs)), layout_(layout) {
     cells_.resize(layout_.columnCount + (layout_.addDeletedAt ? 3 : 2));
+    values_.resize(cells_.size());
     for (const auto& output : outputs_) {
         std::vector<std::string> names;
         if (output.flattened) {

@@ -46,6 +46,10 @@ private:
     InputLayout layout_;
     std::vector<TdgCell> cells_;
     std::vector<Value> computed_;
+    std::vector<Value> values_;     // the current row's properties as values, when read
+    std::vector<bool> valueReady_;  // parallel to values_
+    Value record_;
+    bool recordReady_ = false;
     std::string keyBuffer_;
 
     std::string jsonText_;

@@ -1,5 +1,6 @@
 #include "maps/value.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -249,6 +250,25 @@ std::string str(const Value& value) {
     }
 }
 
+// Python's repr() of a float, written straight into `out`: the shortest digits that read back
+// the same, in positional notation for 1e-4 <= |x| < 1e16 as Python writes it.
+void appendFloatJson(std::string& out, double d) {
+    if (!std::isfinite(d)) {
+        out += "null";
+        return;
+    }
+    const double magnitude = std::fabs(d);
+    if (magnitude != 0 && (magnitude < 1e-4 || magnitude >= 1e16)) {
+        out += jsonvalue::formatDouble(d);
+        return;
+    }
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, d, std::chars_format::fixed);
+    const std::string_view digits(buffer, static_cast<size_t>(result.ptr - buffer));
+    out += digits;
+    if (digits.find('.') == std::string_view::npos) out += ".0";
+}
+
 void appendValueJson(std::string& out, const Value& value) {
     switch (value.type) {
         case ValueType::Null:
@@ -261,7 +281,7 @@ void appendValueJson(std::string& out, const Value& value) {
             appendInt64(out, value.integer);
             return;
         case ValueType::Float:
-            out += std::isfinite(value.number) ? jsonvalue::formatDouble(value.number) : "null";
+            appendFloatJson(out, value.number);
             return;
         case ValueType::Decimal:
             out += value.text;

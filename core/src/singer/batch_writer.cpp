@@ -20,7 +20,7 @@ namespace {
 using Poco::Dynamic::Var;
 using Poco::JSON::Object;
 
-constexpr size_t kWriteChunk = 1u << 20;
+constexpr size_t kWriteChunk = 256u << 10;
 constexpr const char* kFileScheme = "file://";
 
 [[noreturn]] void fail(const std::string& problem) {
@@ -96,25 +96,84 @@ void checkBatchStorage(const BatchSettings& settings) {
 
 struct BatchSink::StreamFile {
     std::string stream;
-    std::string pending;  // lines not yet handed to the file
+    std::string pending;  // lines not yet handed to the writing thread
     int64_t records = 0;
     int64_t sequence = 0;
+    bool open = false;
     std::string path;
     std::ofstream out;
     std::unique_ptr<Poco::DeflatingOutputStream> gzip;
 
     std::ostream& sink() { return gzip ? static_cast<std::ostream&>(*gzip) : out; }
-    void drain() {
-        sink().write(pending.data(), static_cast<std::streamsize>(pending.size()));
-        pending.clear();
-    }
 };
 
 BatchSink::BatchSink(BatchSettings settings) : settings_(std::move(settings)) {
     syncId_ = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
+    worker_ = std::thread([this] { work(); });
 }
 
-BatchSink::~BatchSink() = default;
+BatchSink::~BatchSink() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    worker_.join();
+}
+
+void BatchSink::work() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            changed_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+            if (jobs_.empty()) return;
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+            busy_ = true;
+        }
+        changed_.notify_all();
+        std::string error;
+        try {
+            StreamFile& file = *job.file;
+            file.sink().write(job.data.data(), static_cast<std::streamsize>(job.data.size()));
+            if (job.close) {
+                if (file.gzip) {
+                    file.gzip->close();
+                    file.gzip.reset();
+                }
+                file.out.close();
+            }
+            if (file.out.fail()) error = "cannot write batch file '" + file.path + "'";
+        } catch (const std::exception& e) {
+            error = "cannot write batch file '" + job.file->path + "': " + e.what();
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            busy_ = false;
+            if (!error.empty() && failure_.empty()) failure_ = error;
+        }
+        changed_.notify_all();
+    }
+}
+
+void BatchSink::submit(StreamFile& file, bool close) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    // A few chunks in flight at most: memory stays bounded if the disk is slower.
+    changed_.wait(lock, [this] { return jobs_.size() < 4; });
+    Job job{&file, std::move(file.pending), close};
+    jobs_.push_back(std::move(job));
+    lock.unlock();
+    changed_.notify_all();
+    file.pending.clear();
+    file.pending.reserve(kWriteChunk + (64u << 10));
+}
+
+void BatchSink::waitUntilIdle() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return jobs_.empty() && !busy_; });
+    if (!failure_.empty()) throw std::runtime_error(failure_);
+}
 
 void BatchSink::open(StreamFile& file) {
     ++file.sequence;
@@ -122,6 +181,7 @@ void BatchSink::open(StreamFile& file) {
     std::replace(name.begin(), name.end(), '/', '_');
     file.path = settings_.root + "/" + settings_.prefix + "tap-diffgen--" + name + "-" + syncId_ +
                 "-" + std::to_string(file.sequence) + (settings_.gzip ? ".json.gz" : ".json");
+    file.out.clear();
     file.out.open(file.path, std::ios::binary | std::ios::trunc);
     if (!file.out) throw std::runtime_error("cannot create batch file '" + file.path + "'");
     if (settings_.gzip) {
@@ -129,6 +189,7 @@ void BatchSink::open(StreamFile& file) {
             file.out, Poco::DeflatingStreamBuf::STREAM_GZIP, kBatchGzipLevel);
     }
     file.records = 0;
+    file.open = true;
     file.pending.reserve(kWriteChunk + (64u << 10));
 }
 
@@ -142,7 +203,7 @@ std::string& BatchSink::beginRecord(std::string_view stream) {
         }
         current_ = found->second.get();
     }
-    if (!current_->out.is_open()) open(*current_);
+    if (!current_->open) open(*current_);
     current_->pending.push_back('{');
     return current_->pending;
 }
@@ -151,19 +212,17 @@ void BatchSink::endRecord(std::string& messages) {
     StreamFile& file = *current_;
     file.pending += "}\n";
     ++file.records;
-    if (file.pending.size() >= kWriteChunk) file.drain();
-    if (file.records >= settings_.batchSize) close(file, messages);
+    if (file.records >= settings_.batchSize) {
+        submit(file, true);
+        waitUntilIdle();
+        file.open = false;
+        announce(file, messages);
+    } else if (file.pending.size() >= kWriteChunk) {
+        submit(file, false);
+    }
 }
 
-void BatchSink::close(StreamFile& file, std::string& messages) {
-    if (!file.out.is_open()) return;
-    file.drain();
-    if (file.gzip) {
-        file.gzip->close();
-        file.gzip.reset();
-    }
-    file.out.close();
-    if (file.out.fail()) throw std::runtime_error("cannot write batch file '" + file.path + "'");
+void BatchSink::announce(const StreamFile& file, std::string& messages) const {
     messages += R"({"type":"BATCH","stream":)";
     appendJsonString(messages, file.stream);
     messages += settings_.gzip
@@ -174,7 +233,18 @@ void BatchSink::close(StreamFile& file, std::string& messages) {
 }
 
 void BatchSink::closeAll(std::string& messages) {
-    for (auto& [name, file] : files_) close(*file, messages);
+    std::vector<StreamFile*> closing;
+    for (auto& [name, file] : files_) {
+        if (!file->open) continue;
+        submit(*file, true);
+        closing.push_back(file.get());
+    }
+    if (closing.empty()) return;
+    waitUntilIdle();
+    for (StreamFile* file : closing) {
+        file->open = false;
+        announce(*file, messages);
+    }
 }
 
 }  // namespace tapdiffgen::core

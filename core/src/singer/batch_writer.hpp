@@ -7,12 +7,16 @@
 
 #include <Poco/Dynamic/Var.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 namespace tapdiffgen::core {
@@ -49,14 +53,32 @@ public:
 
 private:
     struct StreamFile;
+    // Compressing and writing happen on a thread of their own, so they overlap with the
+    // database's work and the rendering of the next rows.
+    struct Job {
+        StreamFile* file;
+        std::string data;
+        bool close;
+    };
 
     BatchSettings settings_;
     std::string syncId_;
     std::unordered_map<std::string, std::unique_ptr<StreamFile>> files_;
     StreamFile* current_ = nullptr;
 
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Job> jobs_;
+    bool stopping_ = false;
+    bool busy_ = false;
+    std::string failure_;
+    std::thread worker_;
+
     void open(StreamFile& file);
-    void close(StreamFile& file, std::string& messages);
+    void submit(StreamFile& file, bool close);
+    void waitUntilIdle();
+    void work();
+    void announce(const StreamFile& file, std::string& messages) const;
 };
 
 }  // namespace tapdiffgen::core

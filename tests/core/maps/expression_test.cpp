@@ -255,3 +255,13 @@ TEST_CASE("a bare property name is passed through") {
     CHECK_FALSE(Expression::compile("amount + 0", scopeOf(r)).plainProperty());
     CHECK(Expression::compile("record", scopeOf(r)).usesRecord());
 }
+
+TEST_CASE("floats are written as Python's repr") {
+    CHECK(eval("2500.5 + 0") == "2500.5");
+    CHECK(eval("1e16 + 0") == "1e+16");
+    CHECK(eval("0.0001 * 1") == "0.0001");
+    CHECK(eval("0.00001 * 1") == "1e-05");
+    CHECK(eval("-0.0 * 1") == "-0.0");
+    CHECK(eval("123456789012345.6 * 1") == "123456789012345.6");
+    CHECK(eval("float('nan')") == "null");
+}
