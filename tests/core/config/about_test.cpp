@@ -32,9 +32,10 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
     const std::string text = aboutText("text");
     CHECK(text.rfind("Name: tap-diffgen\nDescription: ", 0) == 0);
     CHECK(contains(text, std::string("\nVersion: ") + TDG_PROJECT_VERSION + "\n"));
-    CHECK(contains(text,
-                   "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
-                   "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\n  - batch\nSettings:\n"));
+    CHECK(contains(
+        text,
+        "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
+        "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\n  - batch\nSettings:\n"));
     for (const auto& spec : settingSpecs()) {
         CAPTURE(spec.name);
         CHECK(contains(text, "  - Name: " + spec.name + "\n    Type: " + spec.type +
