@@ -53,7 +53,7 @@ std::vector<std::string> names(const OutputStream& s) {
 
 }  // namespace
 
-TEST_CASE("transform, add and remove properties; types as the SDK reads them off the text") {
+TEST_CASE("transform, add and remove properties, typed as the SDK reads them off the text") {
     auto out = compile(R"J({"invoices":{"email":"md5(email) if email else None","amount":null,
         "doubled":"float(amount) * 2","n":"int(id)","label":"'x'","flag":"bool(email)",
         "copy":"amount","raw":"str(doc)","quirk":"id * 2"}})J");
