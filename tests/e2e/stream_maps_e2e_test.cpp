@@ -351,6 +351,24 @@ void fromEnvironment(const MapsFixture& f, const DatabaseEnv& env) {
     CHECK(records.at(3)->getValue<int64_t>("doubled") == 6);
 }
 
+// A stream that starts from a snapshot goes through its map too, rows and all.
+void snapshotStart(const MapsFixture& f, const DatabaseEnv& env) {
+    ScratchDir dir;
+    const std::string config = dir.write(
+        "snapshot.json", env.configPrefix() + R"(,"diffgen_table":")" + f.schema.diffgenTable() +
+                             R"(","tables":[{"table_name":")" + f.customers +
+                             R"(","pk_column":"id","start_from":"snapshot"}],"stream_maps":{")" +
+                             f.customers +
+                             R"J(":{"__alias__":"snap","__else__":null,"who":"name.upper()"}}})J");
+    TapRun run = runTapBinary({"--config", config});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    checkRecordsMatchSchemas(run);
+    auto records = byId(run.records("snap"));
+    REQUIRE(records.size() == 2);  // the rows there are now: 1 and 3
+    CHECK(records.at(1)->getValue<std::string>("who") == "ADA LOVELACE");
+    CHECK(namesOf(records.at(3)) == std::set<std::string>{"id", "who"});
+}
+
 void streamMapsEndToEnd(const DatabaseEnv& env) {
     MapsFixture f(env, "maps");
     SUBCASE("operators") { mapOperators(f); }
@@ -359,6 +377,7 @@ void streamMapsEndToEnd(const DatabaseEnv& env) {
     SUBCASE("run-time errors") { runTimeErrors(f); }
     SUBCASE("flattening") { flattening(f); }
     SUBCASE("environment") { fromEnvironment(f, env); }
+    SUBCASE("snapshot start") { snapshotStart(f, env); }
 }
 
 }  // namespace
