@@ -152,6 +152,11 @@ void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinitio
     std::vector<std::string> configured;
     for (const auto& definition : definitions) configured.push_back(definition.name);
     maps::checkStreamMaps(maps::settingsOf(config), configured);
+    for (const auto& name : maps::unusedStreamMaps(maps::settingsOf(config), configured)) {
+        log::warning("stream_maps: '" + name +
+                     "' is not a configured stream; its map applies to "
+                     "nothing");
+    }
     for (auto& stream : streams) {
         stream.mapper = maps::mapperFor(config, *stream.definition, configured);
     }

@@ -352,6 +352,24 @@ void checkStreamMaps(const StreamMapSettings& settings,
     }
 }
 
+std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
+                                          const std::vector<std::string>& configuredStreams) {
+    std::vector<std::string> unused;
+    Object::Ptr maps = mapsObject(settings);
+    if (!maps) return unused;
+    for (const auto& key : maps->getNames()) {
+        if (key == kElse) continue;
+        const Var value = maps->get(key);
+        const bool sourced = jsonvalue::kindOf(value) == jsonvalue::Kind::Object &&
+                             value.extract<Object::Ptr>()->has(kSource);
+        if (!sourced && std::find(configuredStreams.begin(), configuredStreams.end(), key) ==
+                            configuredStreams.end()) {
+            unused.push_back(key);
+        }
+    }
+    return unused;
+}
+
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
                                             const SourceStream& source,
                                             const std::vector<std::string>& configuredStreams) {

@@ -78,6 +78,11 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
 void checkStreamMaps(const StreamMapSettings& settings,
                      const std::vector<std::string>& configuredStreams);
 
+/// The stream_maps keys that name no configured stream and have no __source__: maps that
+/// apply to nothing (the SDK ignores them silently; a typo is likely).
+std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
+                                          const std::vector<std::string>& configuredStreams);
+
 /// A JSON value of the config as an expression value.
 Value valueFromJson(const Poco::Dynamic::Var& json);
 

@@ -137,3 +137,11 @@ TEST_CASE("start-up errors name the stream, the property and the expression") {
     CHECK(errorOf(R"({"invoices":{"__else__":"keep"}})") ==
           "stream_maps: stream 'invoices': __else__ may only be null");
 }
+
+TEST_CASE("a map naming no configured stream is reported") {
+    CHECK(
+        unusedStreamMaps(
+            settings(
+                R"({"invoces":{},"__else__":null,"copy":{"__source__":"invoices"},"invoices":null})"),
+            {"invoices"}) == std::vector<std::string>{"invoces"});
+}
