@@ -158,7 +158,17 @@ std::string schemaText(const std::vector<PropertyPlan>& plans, const Var& requir
     for (const auto& plan : plans) properties->set(plan.name, plan.schema);
     schema->set("type", "object");
     schema->set("properties", properties);
-    if (!required.isEmpty()) schema->set("required", required);
+    if (!required.isEmpty()) {
+        // Deliberately beyond the SDK, which keeps the raw list: a property removed by the map
+        // is no longer required, so every record still satisfies the SCHEMA.
+        Array::Ptr kept = new Array;
+        const Array::Ptr names = required.extract<Array::Ptr>();
+        for (size_t i = 0; i < names->size(); ++i) {
+            const std::string name = names->get(static_cast<unsigned>(i)).toString();
+            if (properties->has(name)) kept->add(name);
+        }
+        schema->set("required", kept);
+    }
     return jsonvalue::write(schema);
 }
 

@@ -103,7 +103,10 @@ TEST_CASE("alias, source, filter, key properties and removal of streams") {
     auto copies = compile(R"({"invoices":null,"copy":{"__source__":"invoices"}})");
     REQUIRE(copies.size() == 1);
     CHECK(copies[0].name == "copy");
-    CHECK(compile(R"({"invoices":{"id":null,"__key_properties__":[]}})")[0].keyProperties.empty());
+    const auto keyless = compile(R"({"invoices":{"id":null,"__key_properties__":[]}})");
+    CHECK(keyless[0].keyProperties.empty());
+    // The removed key is no longer required either.
+    CHECK(keyless[0].schemaJson.find(R"("required":[])") != std::string::npos);
 }
 
 TEST_CASE("start-up errors name the stream, the property and the expression") {
