@@ -24,7 +24,7 @@ PLUGINS=$BUILD/lib/tap-diffgen/plugins
 bash "$ROOT/tests/servers/postgres.sh" start >&2
 sql() {
     PGPASSWORD=tap-secret-pw "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
-        "host=127.0.0.1 port=$PORT user=tap dbname=tapdb sslmode=disable" "$@"
+        "host=127.0.0.1 port=$PORT user=tap dbname=tapdb sslmode=disable"
 }
 
 echo "building a backlog of $ROWS inserts" >&2
