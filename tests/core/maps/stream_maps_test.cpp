@@ -148,3 +148,46 @@ TEST_CASE("a map naming no configured stream is reported") {
                 R"({"invoces":{},"__else__":null,"copy":{"__source__":"invoices"},"invoices":null})"),
             {"invoices"}) == std::vector<std::string>{"invoces"});
 }
+
+TEST_CASE("flattening: objects with properties are expanded, the rest is declared as JSON text") {
+    StreamMapSettings flat = settings(R"({"invoices":{"__else__":null,"raw":"record"}})");
+    flat.flatteningEnabled = true;
+    flat.flatteningMaxDepth = 1;
+    auto out = compileStreamMaps(flat, invoices(), {"invoices"});
+    REQUIRE(out.size() == 1);
+    CHECK(
+        out[0].schemaJson ==
+        R"({"type":"object","properties":{"id":{"type":"integer"},"raw__id":{"type":"integer"},)"
+        R"("raw__email":{"type":["string","null"]},"raw__amount":{"type":["number","null"],"multipleOf":0.01},)"
+        R"("raw__doc":{"type":["string","null"]},"raw__is_deleted":{"type":"boolean"}}})");
+    REQUIRE(out[0].flat.size() == 6);
+    CHECK(out[0].flat[1].path == std::vector<std::string>{"id"});
+    CHECK(out[0].flat[4].asJsonText);  // the open-schema JSON column inside the record
+
+    // Depth 0 flattens nothing; without maps the JSON column itself becomes JSON text.
+    StreamMapSettings none = settings("{}");
+    none.flatteningEnabled = true;
+    none.flatteningMaxDepth = 0;
+    CHECK(compileStreamMaps(none, invoices(), {"invoices"})[0].schemaJson == invoices().schemaJson);
+    none.flatteningMaxDepth = 3;
+    auto plain = compileStreamMaps(none, invoices(), {"invoices"});
+    CHECK(plain[0].schemaJson.find(R"("doc":{"type":["string","null"]})") != std::string::npos);
+
+    StreamMapSettings clash =
+        settings(R"({"invoices":{"__else__":null,"raw":"record","raw__id":"id"}})");
+    clash.flatteningEnabled = true;
+    clash.flatteningMaxDepth = 1;
+    try {
+        compileStreamMaps(clash, invoices(), {"invoices"});
+        FAIL("a duplicate flattened name was accepted");
+    } catch (const StreamMapError& e) {
+        CHECK(std::string(e.what()) ==
+              "flattening: stream 'invoices': two properties flatten to the same name 'raw__id'");
+    }
+}
+
+TEST_CASE("Python's json.dumps text of nested values") {
+    std::string out;
+    appendPythonJson(out, parseJsonValue(R"({"a":{"b":1.50},"t":"é\n","l":[true,null]})"));
+    CHECK(out == R"({"a": {"b": 1.5}, "t": "\u00e9\n", "l": [true, null]})");
+}
