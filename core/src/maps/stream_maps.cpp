@@ -297,6 +297,7 @@ OutputStream customStream(const std::string& alias, const Object& definition,
 
 OutputStream sameStream(const SourceStream& source) {
     OutputStream out;
+    out.unchanged = true;
     out.name = source.name;
     out.keyProperties = source.keyProperties;
     out.schemaJson = source.schemaJson;
@@ -420,7 +421,10 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
     for (auto& stream : extra) outputs.push_back(std::move(stream));
     // The SDK flattens only with a depth above zero.
     if (settings.flatteningEnabled && settings.flatteningMaxDepth > 0) {
-        for (auto& output : outputs) flattenStream(output, settings.flatteningMaxDepth);
+        for (auto& output : outputs) {
+            flattenStream(output, settings.flatteningMaxDepth);
+            output.unchanged = false;
+        }
     }
     return outputs;
 }

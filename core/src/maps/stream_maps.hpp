@@ -52,6 +52,8 @@ struct OutputStream {
     std::optional<Expression> filter;
     std::string filterText;
     bool usesRecord = false;
+    /// The source stream as it is: no map and no flattening apply to it.
+    bool unchanged = false;
     /// With flattening: the record's properties as written (replacing `properties` there).
     bool flattened = false;
     std::vector<FlatProperty> flat;

@@ -34,6 +34,8 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     SourceStream source = sourceStreamOf(definition);
     std::vector<OutputStream> outputs =
         compileStreamMaps(settingsOf(config), source, configuredStreams);
+    // A stream the maps leave alone keeps the renderer's direct path.
+    if (outputs.size() == 1 && outputs.front().unchanged) return nullptr;
     InputLayout layout;
     const auto selected = definition.selectedColumns();
     layout.columnCount = selected.size();

@@ -191,3 +191,16 @@ TEST_CASE("Python's json.dumps text of nested values") {
     appendPythonJson(out, parseJsonValue(R"({"a":{"b":1.50},"t":"é\n","l":[true,null]})"));
     CHECK(out == R"({"a": {"b": 1.5}, "t": "\u00e9\n", "l": [true, null]})");
 }
+
+TEST_CASE("a stream the maps leave alone is marked unchanged (it keeps the direct path)") {
+    auto untouched =
+        compileStreamMaps(settings(R"({"customers":null})"), invoices(), {"invoices", "customers"});
+    REQUIRE(untouched.size() == 1);
+    CHECK(untouched[0].unchanged);
+    CHECK_FALSE(compile(R"({"invoices":{"x":"1"}})")[0].unchanged);
+    CHECK_FALSE(compile(R"({"invoices":{"__alias__":"bills"}})")[0].unchanged);
+    StreamMapSettings flat = settings("{}");
+    flat.flatteningEnabled = true;
+    flat.flatteningMaxDepth = 1;
+    CHECK_FALSE(compileStreamMaps(flat, invoices(), {"invoices"})[0].unchanged);
+}
