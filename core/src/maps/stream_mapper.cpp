@@ -137,21 +137,33 @@ uint64_t StreamMapper::emitRow(MessageWriter& writer, const TdgCell* cells,
     return emit(writer, false, timeExtracted);
 }
 
+namespace {
+
+// A key column's cell from its normalised text, as the renderer writes a tombstone's key.
+TdgCell keyCell(TdgValueKind kind, std::string_view text) {
+    TdgCell key = textCell(text);
+    int64_t number = 0;
+    if (kind == TDG_KIND_INT64 &&
+        std::from_chars(text.data(), text.data() + text.size(), number).ec == std::errc()) {
+        key.kind = TDG_KIND_INT64;
+        key.i64 = number;
+    } else if (kind == TDG_KIND_DECIMAL || kind == TDG_KIND_INT64) {
+        key.kind = TDG_KIND_DECIMAL;
+    }
+    return key;
+}
+
+}  // namespace
+
 uint64_t StreamMapper::emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
+                                     const std::vector<std::string>& keyParts,
                                      std::string_view tsCreated, std::string_view deletedAt,
                                      std::string_view timeExtracted) {
     std::fill(cells_.begin(), cells_.end(), TdgCell{});
-    TdgCell key = textCell(normalizedKey);
-    int64_t number = 0;
-    if (layout_.keyKind == TDG_KIND_INT64 &&
-        std::from_chars(normalizedKey.data(), normalizedKey.data() + normalizedKey.size(), number)
-                .ec == std::errc()) {
-        key.kind = TDG_KIND_INT64;
-        key.i64 = number;
-    } else if (layout_.keyKind == TDG_KIND_DECIMAL || layout_.keyKind == TDG_KIND_INT64) {
-        key.kind = TDG_KIND_DECIMAL;
+    for (size_t k = 0; k < layout_.keySlots.size(); ++k) {
+        const std::string_view text = keyParts.empty() ? normalizedKey : keyParts.at(k);
+        cells_[layout_.keySlots[k]] = keyCell(layout_.keyKinds[k], text);
     }
-    cells_[layout_.keySlot] = key;
     cells_[layout_.columnCount] = boolCell(true);
     cells_[layout_.columnCount + 1] = textCell(tsCreated);
     if (layout_.addDeletedAt) cells_[layout_.columnCount + 2] = textCell(deletedAt);
@@ -161,11 +173,15 @@ uint64_t StreamMapper::emitTombstone(MessageWriter& writer, std::string_view nor
 void StreamMapper::failOn(const OutputStream& output, const std::string& property,
                           const std::string& expression, const std::string& problem) const {
     std::string key;
-    appendCell(key, cells_[layout_.keySlot]);
+    for (size_t slot : layout_.keySlots) {
+        if (!key.empty()) key += ",";
+        key += source_.properties[slot].name + "=";
+        appendCell(key, cells_[slot]);
+    }
     throw StreamMapError("stream_maps: stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX) +
                          ", property " + jsonvalue::pythonRepr(property, SIZE_MAX) + ", record " +
-                         source_.properties[layout_.keySlot].name + "=" + key + ", expression " +
-                         jsonvalue::pythonRepr(expression, SIZE_MAX) + ": " + problem);
+                         key + ", expression " + jsonvalue::pythonRepr(expression, SIZE_MAX) +
+                         ": " + problem);
 }
 
 void StreamMapper::writeFlattened(MessageWriter& writer, const OutputStream& output,

@@ -18,8 +18,8 @@ namespace tapdiffgen::core::maps {
 /// metadata properties every record carries.
 struct InputLayout {
     size_t columnCount = 0;
-    size_t keySlot = 0;
-    TdgValueKind keyKind = TDG_KIND_TEXT;
+    std::vector<size_t> keySlots;        // the key's columns, in key order
+    std::vector<TdgValueKind> keyKinds;  // parallel to keySlots
     bool addDeletedAt = true;
 };
 
@@ -32,10 +32,12 @@ public:
     /// Emits a live row's records; returns how many were written. Throws StreamMapError.
     uint64_t emitRow(MessageWriter& writer, const TdgCell* cells, std::string_view tsCreated,
                      std::string_view timeExtracted);
-    /// Emits a tombstone's records (never filtered out). Throws StreamMapError.
+    /// Emits a tombstone's records (never filtered out): the key's values are keyParts, one per
+    /// key column, or the normalised key itself when keyParts is empty (a one-column key).
+    /// Throws StreamMapError.
     uint64_t emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
-                           std::string_view tsCreated, std::string_view deletedAt,
-                           std::string_view timeExtracted);
+                           const std::vector<std::string>& keyParts, std::string_view tsCreated,
+                           std::string_view deletedAt, std::string_view timeExtracted);
 
 private:
     class Record;

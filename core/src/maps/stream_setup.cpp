@@ -39,10 +39,12 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     InputLayout layout;
     const auto selected = definition.selectedColumns();
     layout.columnCount = selected.size();
-    for (size_t i = 0; i < selected.size(); ++i) {
-        if (selected[i]->name == definition.keyColumn) {
-            layout.keySlot = i;
-            layout.keyKind = selected[i]->kind;
+    for (const auto& keyColumn : source.keyProperties) {
+        for (size_t i = 0; i < selected.size(); ++i) {
+            if (selected[i]->name == keyColumn) {
+                layout.keySlots.push_back(i);
+                layout.keyKinds.push_back(selected[i]->kind);
+            }
         }
     }
     layout.addDeletedAt = definition.addDeletedAt;

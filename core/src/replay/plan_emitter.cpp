@@ -54,8 +54,8 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
                                 std::string_view deletedAt, const std::string& timeExtracted) {
     if (stream.mapper) {
-        const uint64_t written = stream.mapper->emitTombstone(writer_, event.key, event.tsCreated,
-                                                              deletedAt, timeExtracted);
+        const uint64_t written = stream.mapper->emitTombstone(
+            writer_, event.key, {}, event.tsCreated, deletedAt, timeExtracted);
         stream.recordCount += written;
         counters_.records += written;
         return;
