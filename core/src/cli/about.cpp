@@ -115,8 +115,9 @@ std::string aboutAsMarkdown() {
 }  // namespace
 
 const std::vector<std::string>& tapCapabilities() {
-    static const std::vector<std::string> capabilities = {"catalog", "state",     "discover",
-                                                          "about",   "log-based", "test"};
+    static const std::vector<std::string> capabilities = {
+        "catalog", "state",       "discover",          "about", "log-based",
+        "test",    "stream-maps", "schema-flattening", "batch"};
     return capabilities;
 }
 

@@ -12,6 +12,7 @@
 #include "catalog/catalog_json.hpp"
 #include "catalog/diffgen_check.hpp"
 #include "catalog/discovery.hpp"
+#include "maps/stream_setup.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/plan_emitter.hpp"
 #include "replay/replayer.hpp"
@@ -144,6 +145,23 @@ ReplayStats replayWithReconnect(const CommandLine& line, const TapConfig& config
     }
 }
 
+// Stream maps are compiled against the configured streams before anything is written.
+void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinition>& definitions,
+                      std::vector<StreamRuntime>& streams) {
+    if (!maps::mapsConfigured(config)) return;
+    std::vector<std::string> configured;
+    for (const auto& definition : definitions) configured.push_back(definition.name);
+    maps::checkStreamMaps(maps::settingsOf(config), configured);
+    for (const auto& name : maps::unusedStreamMaps(maps::settingsOf(config), configured)) {
+        log::warning("stream_maps: '" + name +
+                     "' is not a configured stream; its map applies to "
+                     "nothing");
+    }
+    for (auto& stream : streams) {
+        stream.mapper = maps::mapperFor(config, *stream.definition, configured);
+    }
+}
+
 int runSync(const CommandLine& line, const TapConfig& config,
             std::unique_ptr<DialectConnection>& owned, std::vector<StreamDefinition>& definitions,
             TapState& state) {
@@ -155,8 +173,19 @@ int runSync(const CommandLine& line, const TapConfig& config,
     }
     if (streams.empty()) log::warning("no stream is selected: nothing to sync");
 
+    attachStreamMaps(config, definitions, streams);
     MessageWriter writer;
+    if (const auto batches = parseBatchConfig(config.batchConfig); batches && !line.test) {
+        checkBatchStorage(*batches);
+        writer.writeBatches(*batches);
+    }
     for (const auto& stream : streams) {
+        if (stream.mapper) {
+            for (const auto& output : stream.mapper->outputs()) {
+                writer.writeSchema(output.name, output.schemaJson, output.keyProperties);
+            }
+            continue;
+        }
         writer.writeSchema(stream.definition->name, stream.definition->schemaJson(),
                            stream.definition->key.names());
     }

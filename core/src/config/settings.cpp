@@ -134,6 +134,23 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "Longest wait, in seconds, between two reconnect attempts.")
             .defaultJson("30")
             .minimum(0),
+        // The Meltano Singer SDK's built-in capabilities, under the SDK's names.
+        Spec("stream_maps", "object",
+             "Stream maps as the Meltano Singer SDK defines them: per stream, properties "
+             "transformed, added or removed by expressions, and the options __alias__, "
+             "__filter__, __source__, __key_properties__ and __else__."),
+        Spec("stream_map_config", "object", "Values the stream-map expressions read as config."),
+        Spec("flattening_enabled", "boolean",
+             "Flatten object properties into parent__child properties, after the stream maps.")
+            .defaultJson("false"),
+        Spec("flattening_max_depth", "integer",
+             "How many levels of objects flattening expands; deeper objects and arrays become "
+             "JSON text. Required when flattening_enabled is true.")
+            .minimum(0),
+        Spec("batch_config", "object",
+             "Write records to JSON-lines files announced by BATCH messages instead of RECORD "
+             "messages: encoding (format jsonl, compression gzip or none), storage (root, a "
+             "file:// folder, and prefix) and batch_size (records per file, default 10000)."),
     };
 }
 

@@ -12,6 +12,7 @@
 #include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "config/suggest.hpp"
+#include "singer/batch_writer.hpp"
 
 namespace tapdiffgen::core {
 
@@ -311,6 +312,20 @@ std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Objec
     return options;
 }
 
+void readStreamMapSettings(const Object& config, TapConfig& result) {
+    result.streamMaps = effectiveValue(config, settingSpecs(), "stream_maps");
+    result.streamMapConfig = effectiveValue(config, settingSpecs(), "stream_map_config");
+    result.flatteningEnabled =
+        effectiveValue(config, settingSpecs(), "flattening_enabled").convert<bool>();
+    const Var depth = effectiveValue(config, settingSpecs(), "flattening_max_depth");
+    if (result.flatteningEnabled && depth.isEmpty()) {
+        throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
+    }
+    if (!depth.isEmpty()) result.flatteningMaxDepth = *jsonvalue::toInt64(depth);
+    result.batchConfig = effectiveValue(config, settingSpecs(), "batch_config");
+    parseBatchConfig(result.batchConfig);
+}
+
 void readSettings(const Object& config, TapConfig& result) {
     result.sqlDialect = textSetting(config, "sql_dialect");
     result.diffgenTable = textSetting(config, "diffgen_table");
@@ -327,6 +342,7 @@ void readSettings(const Object& config, TapConfig& result) {
     result.connectTimeout = integerSetting(config, "connect_timeout");
     result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
     result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");
+    readStreamMapSettings(config, result);
 }
 
 void mergeInto(Object& target, const Object& source) {

@@ -52,6 +52,15 @@ struct TapConfig {
     int64_t connectTimeout = 10;
     int64_t reconnectAttempts = 5;
     int64_t reconnectMaxWaitSeconds = 30;
+    /// Stream maps and flattening, as the Meltano Singer SDK names them: the JSON values of
+    /// stream_maps and stream_map_config (empty when not set), checked in depth once the
+    /// streams are known.
+    Poco::Dynamic::Var streamMaps;
+    Poco::Dynamic::Var streamMapConfig;
+    bool flatteningEnabled = false;
+    int64_t flatteningMaxDepth = 0;
+    /// batch_config as given (checked when read; empty when not set).
+    Poco::Dynamic::Var batchConfig;
     /// Every scalar setting that reaches the dialect driver, as text (numbers and booleans in
     /// JSON text form): sql_dialect, host, port (only when given), user, password, database,
     /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order

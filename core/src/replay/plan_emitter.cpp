@@ -59,6 +59,13 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
 
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
                                 std::string_view deletedAt, const std::string& timeExtracted) {
+    if (stream.mapper) {
+        const uint64_t written = stream.mapper->emitTombstone(
+            writer_, event.key, event.keyParts, event.tsCreated, deletedAt, timeExtracted);
+        stream.recordCount += written;
+        counters_.records += written;
+        return;
+    }
     std::string& out = writer_.beginRecord(stream.definition->name);
     stream.renderer.appendTombstone(out, event.key, event.keyParts, event.tsCreated, deletedAt);
     writer_.endRecord(timeExtracted);
@@ -78,6 +85,13 @@ void PlanEmitter::emitRow(Chunk& chunk, const TdgCell* cells, const std::string&
         return;
     }
     chunk.found[match->second - chunk.begin] = true;
+    if (stream.mapper) {
+        const uint64_t written = stream.mapper->emitRow(
+            writer_, cells, chunk.plan->upserts[match->second].tsCreated, timeExtracted);
+        stream.recordCount += written;
+        counters_.records += written;
+        return;
+    }
     std::string& out = writer_.beginRecord(stream.definition->name);
     renderer.appendRow(out, cells, chunk.plan->upserts[match->second].tsCreated);
     writer_.endRecord(timeExtracted);

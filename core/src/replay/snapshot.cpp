@@ -45,10 +45,17 @@ bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRun
     log::info("stream '" + definition.name + "': snapshot of table '" + definition.tableName +
               "', then replay after diffgen id " + std::to_string(headId));
     const std::string snapshotTime = utcNowIso();
+    // A stream with maps or flattening writes its rows through its mapper.
+    const auto mapped = [&](const TdgCell* cells) {
+        if (!stream.mapper) return false;
+        stream.recordCount += stream.mapper->emitRow(writer, cells, snapshotTime, snapshotTime);
+        return true;
+    };
     const RecordRenderer& renderer = stream.renderer;
     connection.scanTable(definition.table, renderer.columnNames(), &renderer.columnKinds(),
                          definition.key, options.batchRows, [&](const TdgRowBatch& batch) {
                              for (int64_t row = 0; row < batch.num_rows; ++row) {
+                                 if (mapped(batch.cells + row * batch.num_columns)) continue;
                                  std::string& out = writer.beginRecord(definition.name);
                                  renderer.appendRow(out, batch.cells + row * batch.num_columns,
                                                     snapshotTime);

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "catalog/stream_definition.hpp"
+#include "maps/stream_mapper.hpp"
 #include "replay/page_plan.hpp"
 #include "replay/record_renderer.hpp"
 
@@ -21,6 +23,9 @@ struct StreamRuntime {
     /// Whether the stream takes part in the log scan (false while it awaits its snapshot).
     bool replaying = true;
     uint64_t recordCount = 0;
+    /// Set when stream maps or flattening apply: the records go through it instead of the
+    /// renderer.
+    std::shared_ptr<maps::StreamMapper> mapper;
 };
 
 }  // namespace tapdiffgen::core

@@ -15,6 +15,7 @@ MessageWriter::MessageWriter(int fd, size_t flushThreshold)
 
 MessageWriter::~MessageWriter() {
     try {
+        if (batch_) batch_->closeAll(buffer_);
         flush();
     } catch (...) {
         // Nothing sensible to do with a closed stdout while unwinding.
@@ -37,6 +38,7 @@ void MessageWriter::writeSchema(std::string_view stream, std::string_view schema
 }
 
 std::string& MessageWriter::beginRecord(std::string_view stream) {
+    if (batch_) return batch_->beginRecord(stream);
     buffer_ += R"({"type":"RECORD","stream":)";
     appendJsonString(buffer_, stream);
     buffer_ += R"(,"record":{)";
@@ -44,6 +46,11 @@ std::string& MessageWriter::beginRecord(std::string_view stream) {
 }
 
 void MessageWriter::endRecord(std::string_view timeExtracted) {
+    if (batch_) {
+        batch_->endRecord(buffer_);
+        maybeFlush();
+        return;
+    }
     buffer_ += R"(},"time_extracted":")";
     buffer_ += timeExtracted;
     buffer_ += "\"}\n";
@@ -52,6 +59,7 @@ void MessageWriter::endRecord(std::string_view timeExtracted) {
 
 void MessageWriter::writeState(const std::string& valueJson) {
     if (valueJson == lastState_) return;
+    if (batch_) batch_->closeAll(buffer_);
     buffer_ += R"({"type":"STATE","value":)";
     buffer_ += valueJson;
     buffer_ += "}\n";

@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "singer/batch_writer.hpp"
 
 namespace tapdiffgen::core {
 
@@ -32,12 +35,18 @@ public:
     void flush();
     uint64_t bytesWritten() const { return bytesWritten_; }
 
+    /// From now on records go to batch files instead of RECORD messages.
+    void writeBatches(BatchSettings settings) {
+        batch_ = std::make_unique<BatchSink>(std::move(settings));
+    }
+
 private:
     int fd_;
     size_t flushThreshold_;
     std::string buffer_;
     std::string lastState_;
     uint64_t bytesWritten_ = 0;
+    std::unique_ptr<BatchSink> batch_;
 
     void maybeFlush();
 };

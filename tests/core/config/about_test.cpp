@@ -32,9 +32,10 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
     const std::string text = aboutText("text");
     CHECK(text.rfind("Name: tap-diffgen\nDescription: ", 0) == 0);
     CHECK(contains(text, std::string("\nVersion: ") + TDG_PROJECT_VERSION + "\n"));
-    CHECK(contains(text,
-                   "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
-                   "  - log-based\n  - test\nSettings:\n"));
+    CHECK(contains(
+        text,
+        "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
+        "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\n  - batch\nSettings:\n"));
     for (const auto& spec : settingSpecs()) {
         CAPTURE(spec.name);
         CHECK(contains(text, "  - Name: " + spec.name + "\n    Type: " + spec.type +
@@ -60,8 +61,8 @@ TEST_CASE("about: json has the SDK's keys and the settings schema") {
     for (unsigned i = 0; i < capabilities->size(); ++i) {
         names.push_back(capabilities->getElement<std::string>(i));
     }
-    CHECK(names ==
-          std::vector<std::string>{"catalog", "state", "discover", "about", "log-based", "test"});
+    CHECK(names == std::vector<std::string>{"catalog", "state", "discover", "about", "log-based",
+                                            "test", "stream-maps", "schema-flattening", "batch"});
 
     const Object::Ptr settings = about->getObject("settings");
     REQUIRE(settings);
@@ -131,7 +132,8 @@ TEST_CASE("about: markdown is a README page with a settings table") {
     CHECK(markdown.rfind("# `tap-diffgen`\n\n", 0) == 0);
     CHECK(contains(markdown,
                    "## Capabilities\n\n- `catalog`\n- `state`\n- `discover`\n"
-                   "- `about`\n- `log-based`\n- `test`\n"));
+                   "- `about`\n- `log-based`\n- `test`\n- `stream-maps`\n"
+                   "- `schema-flattening`\n- `batch`\n"));
     CHECK(contains(markdown,
                    "## Settings\n\n| Setting | Required | Default | Description |\n"
                    "|:--------|:--------:|:-------:|:------------|\n"));

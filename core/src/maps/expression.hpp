@@ -1,0 +1,62 @@
+// Stream-map expressions: the subset of Python that simpleeval's EvalWithCompoundTypes accepts,
+// as the Meltano Singer SDK evaluates `stream_maps`. An expression is parsed and every name,
+// function and method resolved once, at start-up; evaluating it walks the compiled tree.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "maps/value.hpp"
+
+namespace tapdiffgen::core::maps {
+
+/// An expression that cannot be compiled; what() says why ("syntax error at position 4: ...").
+class ExpressionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// What names an expression may use.
+struct Scope {
+    std::vector<std::string> properties;  ///< the input record's properties, by slot
+    std::optional<size_t> selfSlot;       ///< the property being mapped, when the record has it
+    Value config;                         ///< stream_map_config
+};
+
+/// Where a compiled expression reads the current record from.
+class RecordSource {
+public:
+    virtual ~RecordSource() = default;
+    virtual const Value& property(size_t slot) = 0;
+    /// The whole record as a dict (for `record` and `_`).
+    virtual const Value& record() = 0;
+};
+
+struct Node;
+
+class Expression {
+public:
+    /// Throws ExpressionError.
+    static Expression compile(std::string_view text, const Scope& scope);
+
+    /// Python's result. An operation that Python rejects because an operand is None gives None
+    /// (deletes carry nulls); any other failure throws EvalError with Python's message.
+    Value evaluate(RecordSource& source) const;
+
+    /// The slot when the expression is just a property's name (passed through untouched).
+    std::optional<size_t> plainProperty() const { return plainProperty_; }
+    /// Whether the expression reads the whole record.
+    bool usesRecord() const { return usesRecord_; }
+
+private:
+    std::shared_ptr<const Node> root_;
+    std::optional<size_t> plainProperty_;
+    bool usesRecord_ = false;
+};
+
+}  // namespace tapdiffgen::core::maps

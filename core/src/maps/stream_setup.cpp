@@ -1,0 +1,54 @@
+#include "maps/stream_setup.hpp"
+
+#include <Poco/JSON/Object.h>
+
+#include "config/json_value.hpp"
+
+namespace tapdiffgen::core::maps {
+
+StreamMapSettings settingsOf(const TapConfig& config) {
+    return {config.streamMaps, config.streamMapConfig, config.flatteningEnabled,
+            config.flatteningMaxDepth};
+}
+
+bool mapsConfigured(const TapConfig& config) {
+    return hasStreamMaps(settingsOf(config)) || config.flatteningEnabled;
+}
+
+SourceStream sourceStreamOf(const StreamDefinition& definition) {
+    SourceStream source;
+    source.name = definition.name;
+    source.keyProperties = definition.key.names();
+    source.schemaJson = definition.schemaJson();
+    const auto schema = jsonvalue::parse(source.schemaJson).extract<Poco::JSON::Object::Ptr>();
+    const auto properties = schema->getObject("properties");
+    for (const auto& name : properties->getNames()) {
+        source.properties.push_back({name, jsonvalue::write(properties->get(name))});
+    }
+    return source;
+}
+
+std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
+                                        const std::vector<std::string>& configuredStreams) {
+    if (!mapsConfigured(config)) return nullptr;
+    SourceStream source = sourceStreamOf(definition);
+    std::vector<OutputStream> outputs =
+        compileStreamMaps(settingsOf(config), source, configuredStreams);
+    // A stream the maps leave alone keeps the renderer's direct path.
+    if (outputs.size() == 1 && outputs.front().unchanged) return nullptr;
+    InputLayout layout;
+    const auto selected = definition.selectedColumns();
+    layout.columnCount = selected.size();
+    for (const auto& keyColumn : source.keyProperties) {
+        for (size_t i = 0; i < selected.size(); ++i) {
+            if (selected[i]->name == keyColumn) {
+                layout.keySlots.push_back(i);
+                layout.keyKinds.push_back(selected[i]->kind);
+            }
+        }
+    }
+    layout.addDeletedAt = definition.addDeletedAt;
+    return std::make_shared<StreamMapper>(std::move(source), std::move(outputs), layout);
+}
+
+}  // namespace tapdiffgen::core::maps

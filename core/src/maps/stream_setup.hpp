@@ -1,0 +1,29 @@
+// Builds the mapper of each selected stream from the configuration, before any output: a
+// stream with no map (and no flattening) gets none, and keeps the renderer's direct path.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/stream_definition.hpp"
+#include "config/tap_config.hpp"
+#include "maps/stream_mapper.hpp"
+
+namespace tapdiffgen::core::maps {
+
+StreamMapSettings settingsOf(const TapConfig& config);
+
+/// Whether the configuration maps or flattens anything.
+bool mapsConfigured(const TapConfig& config);
+
+/// The stream as the tap emits it without maps: its properties in record order with their
+/// schemas, its key and its whole schema.
+SourceStream sourceStreamOf(const StreamDefinition& definition);
+
+/// The mapper of one stream, or nullptr when its records pass through unchanged.
+/// Throws StreamMapError.
+std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
+                                        const std::vector<std::string>& configuredStreams);
+
+}  // namespace tapdiffgen::core::maps

@@ -1,0 +1,87 @@
+// The values stream-map expressions compute with: the JSON types Python sees in a record, plus
+// an exact decimal (a database NUMERIC keeps its digits when passed through) and the datetime
+// types of Python's datetime module.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tapdiffgen::core::maps {
+
+enum class ValueType {
+    Null,
+    Bool,
+    Int,
+    Float,
+    Decimal,
+    String,
+    List,
+    Tuple,
+    Dict,
+    DateTime,
+    Date,
+    TimeDelta
+};
+
+struct Value;
+using ValueList = std::vector<Value>;
+using ValueDict = std::vector<std::pair<Value, Value>>;  // insertion order, as Python's dict
+
+struct Value {
+    ValueType type = ValueType::Null;
+    bool boolean = false;
+    int64_t integer = 0;  // Int; microseconds for DateTime (wall clock), Date (midnight), TimeDelta
+    double number = 0;
+    std::string text;  // String; Decimal digits as the database wrote them
+    std::shared_ptr<ValueList> items;
+    std::shared_ptr<ValueDict> entries;
+    bool hasOffset = false;  // DateTime: aware (has a UTC offset) or naive
+    int32_t offsetSeconds = 0;
+
+    static Value null() { return {}; }
+    static Value fromBool(bool b);
+    static Value fromInt(int64_t i);
+    static Value fromFloat(double d);
+    static Value fromDecimal(std::string digits);
+    static Value fromString(std::string s);
+    static Value list(ValueList items, ValueType type = ValueType::List);
+    static Value dict(ValueDict entries);
+
+    bool isNull() const { return type == ValueType::Null; }
+    bool isNumber() const {
+        return type == ValueType::Int || type == ValueType::Float || type == ValueType::Decimal ||
+               type == ValueType::Bool;
+    }
+    /// A number as a double (a decimal as Python's float of it, as the SDK reads JSON).
+    double asDouble() const;
+};
+
+/// A Python TypeError, ValueError, ...; what() is Python's message.
+class EvalError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Python would reject the operation because an operand is None.
+struct NullOperand {};
+
+/// Python's name of the type: 'int', 'str', 'NoneType', ...
+std::string typeName(const Value& value);
+bool truthy(const Value& value);
+bool equals(const Value& left, const Value& right);
+/// Python's repr() and str().
+std::string repr(const Value& value);
+std::string str(const Value& value);
+/// Appends the value as JSON the way the SDK's message writer would serialise it.
+void appendValueJson(std::string& out, const Value& value);
+/// Python's repr() of a float as JSON (null for NaN and infinities, which JSON cannot hold).
+void appendFloatJson(std::string& out, double value);
+/// Parses a JSON document (integers as int, other numbers as exact decimals).
+Value parseJsonValue(std::string_view text);
+
+}  // namespace tapdiffgen::core::maps
