@@ -25,4 +25,7 @@ void appendInt64(std::string& out, int64_t value);
 /// The current UTC time as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00".
 std::string utcNowIso();
 
+/// Appends a Unicode code point (a JSON \u escape, decoded) as UTF-8.
+void appendUtf8(std::string& out, uint32_t codePoint);
+
 }  // namespace tapdiffgen::core
