@@ -15,7 +15,7 @@ std::vector<tapdiffgen::core::StreamDefinition> streams() {
     stream.name = "invoices";
     stream.tableName = "invoices";
     stream.table = TableRef::parse("invoices");
-    stream.key = core::KeySpec{{core::KeyColumn{"id"}}};
+    stream.key = KeySpec{{KeyColumn{"id", TDG_KIND_INT64}}};
     stream.columns = {
         {"id", 1, TDG_KIND_INT64, "integer", -1, -1, false, true, R"({"type":"integer"})"},
         {"note", 2, TDG_KIND_TEXT, "text", -1, -1, true, false, R"({"type":"string"})"}};
