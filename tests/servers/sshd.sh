@@ -124,7 +124,7 @@ cmd_start() {
     make_keys
     write_config
     # sshd checks for its privilege separation directory even when it never uses it.
-    if ((EUID == 0)) && [[ ! -d /run/sshd ]]; then mkdir -p -m 0755 /run/sshd; fi
+    if ((EUID == 0)) && [[ ! -d /run/sshd ]]; then mkdir -m 0755 /run/sshd; fi
     "$SSHD_BIN" -t -f "$CONFIG" 2>"$LOG" || {
         tdg_log_tail "$LOG"
         tdg_die "sshd refuses its configuration"
@@ -146,26 +146,26 @@ cmd_start() {
 
 # Every process below the listener: its per-connection children and theirs.
 descendants() {
-    local pid=$1 child
+    local pid=$1 child children=()
     [[ -r /proc/$pid/task/$pid/children ]] || return 0
-    for child in $(cat "/proc/$pid/task/$pid/children"); do
+    read -r -a children <"/proc/$pid/task/$pid/children" || true
+    for child in "${children[@]}"; do
         printf '%s\n' "$child"
         descendants "$child"
     done
 }
 
 cmd_kill_sessions() {
-    local pid sessions
+    local pid sessions=()
     pid=$(server_pid)
     [[ -n $pid ]] || tdg_die "not running"
-    sessions=$(descendants "$pid")
-    [[ -n $sessions ]] || {
+    mapfile -t sessions < <(descendants "$pid")
+    ((${#sessions[@]})) || {
         tdg_log "no session to kill"
         return 0
     }
-    # shellcheck disable=SC2086
-    kill -KILL $sessions 2>/dev/null || true
-    tdg_log "killed sessions:" $sessions
+    kill -KILL "${sessions[@]}" 2>/dev/null || true
+    tdg_log "killed sessions: ${sessions[*]}"
 }
 
 cmd_stop() {
