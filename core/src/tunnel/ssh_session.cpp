@@ -55,9 +55,13 @@ SshSession::SshSession(const SshTunnelSettings& settings, int timeoutSeconds,
     try {
         connectAndCheckHostKey(settings, timeoutSeconds, warn);
         const int rc = ssh_userauth_publickey(session_, nullptr, key.get());
+        if (rc == SSH_AUTH_ERROR) {
+            throw TunnelError(TunnelError::Kind::Network,
+                              "SSH session with bastion " + bastion_ +
+                                  " failed during login: " + ssh_get_error(session_));
+        }
         if (rc != SSH_AUTH_SUCCESS) {
-            throw TunnelError(rc == SSH_AUTH_ERROR ? TunnelError::Kind::Network
-                                                   : TunnelError::Kind::Authentication,
+            throw TunnelError(TunnelError::Kind::Authentication,
                               "SSH bastion " + bastion_ + " refused the key in " +
                                   "ssh_tunnel.private_key for user '" + settings.username + "'");
         }
