@@ -19,7 +19,7 @@ QUICKSTART=packaging/quickstart
 WORK=build/quickstart
 TAP=build/bin/tap-diffgen
 PACKAGES=(build-essential cmake pkg-config libpoco-dev doctest-dev libpq-dev libmariadb-dev
-    libsqlite3-dev sqlite3)
+    libsqlite3-dev sqlite3 libssh-dev)
 
 banner() {
     printf '\n==> %s\n' "$*" >&2

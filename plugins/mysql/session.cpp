@@ -72,9 +72,9 @@ MYSQL* openHandle(const Settings& settings, unsigned timeoutSeconds, bool useTls
         return nullptr;
     }
     applyOptions(mysql, settings, timeoutSeconds, useTls);
-    if (mysql_real_connect(mysql, orNull(settings.host), settings.user.c_str(),
-                           settings.password.c_str(), orNull(settings.database), settings.port,
-                           nullptr, 0) == nullptr) {
+    if (mysql_real_connect(mysql, settings.connectHost(), settings.user.c_str(),
+                           settings.password.c_str(), orNull(settings.database),
+                           settings.connectPort(), nullptr, 0) == nullptr) {
         failure = lastFailure(mysql);
         mysql_close(mysql);
         return nullptr;

@@ -54,7 +54,24 @@ Settings Settings::fromOptions(const sdk::ConnectOptions& options) {
     if (settings.sslCert.empty() != settings.sslKey.empty()) {
         throw sdk::invalidArgument("ssl_cert and ssl_key must be given together");
     }
+    settings.tunnel = sdk::tunnelEndpoint(options);
+    // Connector/C checks the certificate against the name it connects to, which through a
+    // tunnel is 127.0.0.1, and has no option to name the server otherwise.
+    if (settings.tunnel && settings.sslMode == SslMode::VerifyFull) {
+        throw sdk::invalidArgument(
+            "ssl_mode verify-full cannot check the server's name through an SSH tunnel with "
+            "MariaDB Connector/C; use ssl_mode verify-ca with ssl_root_cert");
+    }
     return settings;
+}
+
+const char* Settings::connectHost() const {
+    if (tunnel) return tunnel->address.c_str();
+    return host.empty() ? nullptr : host.c_str();
+}
+
+unsigned Settings::connectPort() const {
+    return tunnel ? static_cast<unsigned>(tunnel->port) : port;
 }
 
 std::string Settings::endpoint() const {

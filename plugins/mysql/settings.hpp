@@ -1,8 +1,10 @@
 // The connection settings the MySQL dialect understands, parsed once from the tap's options.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "tap-diffgen/sdk/tunnel_endpoint.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
 namespace tapdiffgen::mysql {
@@ -21,12 +23,17 @@ struct Settings {
     std::string sslRootCert;
     std::string sslCert;
     std::string sslKey;
+    /// Set when the engine tunnels the connection: the socket goes there instead of host:port.
+    std::optional<sdk::TcpEndpoint> tunnel;
 
     /// Throws sdk::DriverError(TDG_INVALID_ARGUMENT) naming the bad setting.
     static Settings fromOptions(const sdk::ConnectOptions& options);
 
     /// "host:port" for messages.
     std::string endpoint() const;
+    /// Where the TCP connection goes: the tunnel's local end, or host and port.
+    const char* connectHost() const;
+    unsigned connectPort() const;
 };
 
 const char* sslModeName(SslMode mode);

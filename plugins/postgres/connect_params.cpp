@@ -3,6 +3,7 @@
 #include <array>
 
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/tunnel_endpoint.hpp"
 
 namespace tapdiffgen::postgres {
 namespace {
@@ -38,7 +39,13 @@ ConnectParams::ConnectParams(const sdk::ConnectOptions& options)
     : password_(options.get("password")),
       connectTimeout_(boundedInt(options, "connect_timeout", 10, 1, 3600)) {
     int port = boundedInt(options, "port", 5432, 1, 65535);
+    databasePort_ = std::to_string(port);
     add("host", options.get("host"));
+    // Through the engine's tunnel libpq connects to hostaddr and still verifies `host`.
+    if (const auto tunnel = sdk::tunnelEndpoint(options)) {
+        add("hostaddr", tunnel->address);
+        port = tunnel->port;
+    }
     add("port", std::to_string(port));
     add("user", options.get("user"));
     add("password", password_);
@@ -67,10 +74,9 @@ void ConnectParams::add(const char* keyword, std::string value) {
 }
 
 std::string ConnectParams::describe() const {
-    std::string host = "localhost", port = "5432", database;
+    std::string host = "localhost", port = databasePort_, database;
     for (const auto& [keyword, value] : pairs_) {
         if (keyword == "host") host = value;
-        if (keyword == "port") port = value;
         if (keyword == "dbname") database = value;
     }
     return host + ":" + port + (database.empty() ? "" : "/" + database);

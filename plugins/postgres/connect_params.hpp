@@ -24,7 +24,7 @@ public:
 
     const std::string& password() const { return password_; }
     int connectTimeoutSeconds() const { return connectTimeout_; }
-    /// "host:port/database", for messages.
+    /// "host:port/database" of the settings (not a tunnel's local end), for messages.
     std::string describe() const;
 
 private:
@@ -34,6 +34,7 @@ private:
     std::vector<const char*> keywords_;
     std::vector<const char*> values_;
     std::string password_;
+    std::string databasePort_;  // as the settings give it, also when a tunnel is used
     int connectTimeout_ = 10;
 };
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/tunnel_endpoint.hpp"
 
 namespace tapdiffgen::sqlite {
 namespace {
@@ -12,6 +13,7 @@ constexpr long long kMaxTimeoutSeconds = 3600;
 }  // namespace
 
 Settings Settings::from(const sdk::ConnectOptions& options) {
+    sdk::rejectTunnel(options, "sqlite");
     Settings settings;
     settings.path = options.get("database");
     if (settings.path.empty()) {

@@ -27,6 +27,8 @@ usage: bash tests/bench/run.sh [options]
   --mariadb-buffer-pool MIB
                       grow MariaDB's buffer pool to MIB for the run, put it back after
                       (default 1024; 0 leaves it as the server has it)
+  --tunnel            also measure the tap through an SSH tunnel (the test bastion,
+                      tests/servers/sshd.sh) beside the tap direct
   --fresh             rebuild the workloads even when an identical one exists
   --prepare-only      build the workloads and stop (to measure later on a quiet machine)
   --clean             drop every bench_* table from both databases and exit
@@ -36,7 +38,7 @@ EOF
 }
 
 EVENTS=1000000 TABLES=4 WIDE_TABLES=16 DIALECT=all REPEAT=3 SEED=1 PROFILE=0 PROFILE_ONLY=0
-PROFILER=auto MY_BUFFER_POOL_MIB=1024 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
+PROFILER=auto MY_BUFFER_POOL_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
 while (($#)); do
     case $1 in
         --events) EVENTS=$2 && shift ;;
@@ -49,6 +51,7 @@ while (($#)); do
         --profile-only) PROFILE=1 PROFILE_ONLY=1 ;;
         --profiler) PROFILER=$2 && shift ;;
         --mariadb-buffer-pool) MY_BUFFER_POOL_MIB=$2 && shift ;;
+        --tunnel) TUNNEL=1 ;;
         --fresh) FRESH=1 ;;
         --prepare-only) PREPARE_ONLY=1 ;;
         --clean) CLEAN=1 ;;
@@ -79,6 +82,8 @@ case $PROFILER in auto | perf | callgrind) ;; *) usage >&2 && exit 2 ;; esac
 SMALL_EVENTS=$((EVENTS / 10 > 0 ? EVENTS / 10 : 1))
 PG_PORT=${TDG_TEST_PG_PORT:-55432}
 MY_PORT=${TDG_TEST_MYSQL_PORT:-53306}
+SSH_PORT=${TDG_TEST_SSH_PORT:-52222}
+SSH_DIR=${TDG_TEST_DIR:-/tmp/tap-diffgen-test}/sshd
 WORK=$BUILD_DIR/bench
 
 # shellcheck source=lib.sh
@@ -91,6 +96,8 @@ source "$BENCH/tap.sh"
 source "$BENCH/reference.sh"
 # shellcheck source=limit.sh
 source "$BENCH/limit.sh"
+# shellcheck source=tunnel.sh
+source "$BENCH/tunnel.sh"
 # shellcheck source=profile.sh
 source "$BENCH/profile.sh"
 # shellcheck source=report.sh
@@ -118,6 +125,9 @@ start_servers() {
     fi
     if [[ " ${DIALECTS[*]} " == *" my "* ]]; then
         bash "$ROOT/tests/servers/mariadb.sh" start
+    fi
+    if ((TUNNEL)); then
+        bash "$ROOT/tests/servers/sshd.sh" start
     fi
 }
 
@@ -188,6 +198,7 @@ measure_workload() {
     tap_measure "$dialect" "$prefix" "$tables"
     reference_measure "$dialect" "$prefix" "$tables"
     limit_measure "$dialect" "$prefix" "$tables"
+    if ((TUNNEL)); then tunnel_measure "$dialect" "$prefix" "$tables"; fi
 }
 
 main() {
@@ -215,6 +226,7 @@ main() {
             done
         done
         report_print "${DIALECTS[@]}"
+        if ((TUNNEL)); then tunnel_report "${DIALECTS[@]}"; fi
     fi
     if ((PROFILE)); then
         CONFIGS=("$SMALL_EVENTS $TABLES")

@@ -40,7 +40,7 @@ TEST_CASE("the man page describes every option of --help, in the help's own word
 
 TEST_CASE("the man page describes every setting and every key of a tables entry") {
     const std::string page = manPage();
-    for (const auto& spec : tapdiffgen::core::settingSpecs()) {
+    for (const auto& spec : tapdiffgen::core::flatSettingSpecs()) {
         INFO(spec.name);
         CHECK(contains(page, ".TP\n\\fB" + roff(spec.name) + "\\fR ("));
         CHECK(contains(page, roff(spec.description)));

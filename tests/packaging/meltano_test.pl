@@ -5,7 +5,7 @@
 #
 #   meltano_test.pl <tap-diffgen> <tap-diffgen.yml> <meltano.yml>
 #
-# Checked: every setting and no other, its description, kind (type, secret, choices), default,
+# Checked: every setting (each key of an object setting as object.key) and no other, its description, kind (type, secret, choices), default,
 # sensitive flag; the required settings; the capabilities (all known to Meltano); name,
 # namespace and executable, and no pip_url. Prints one line per failure and a total; exits 1
 # when anything disagrees. Needs only perl with YAML::XS and JSON::PP (lintian's dependencies).
@@ -47,7 +47,18 @@ open my $about_pipe, '-|', $tap, '--about', '--format', 'json'
 my $about_text = do { local $/; <$about_pipe> };
 close $about_pipe or die "$tap --about --format json failed\n";
 my $about = JSON::PP->new->decode($about_text);
-my $properties = $about->{settings}{properties};
+# Meltano gives each key of an object setting as a setting of its own, named object.key
+# (ssh_tunnel.host), and passes them to the tap as one nested object.
+my %properties;
+for my $name (keys %{ $about->{settings}{properties} }) {
+    my $schema = $about->{settings}{properties}{$name};
+    if ($schema->{type} eq 'object' && $schema->{properties}) {
+        $properties{"$name.$_"} = $schema->{properties}{$_} for keys %{ $schema->{properties} };
+    } else {
+        $properties{$name} = $schema;
+    }
+}
+my $properties = \%properties;
 
 my $definition = YAML::XS::LoadFile($definition_file);
 

@@ -144,6 +144,8 @@ expect_in "$(dpkg-deb -f "${deb[tap-diffgen-dev]}" Depends)" "tap-diffgen \(= $v
     "tap-diffgen-dev must depend on tap-diffgen (= $version)"
 expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libpocofoundation" \
     "tap-diffgen must depend on the Poco library it links"
+expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libssh-4" \
+    "tap-diffgen must depend on libssh-4, which its SSH tunnel links"
 for client in libpq5 libmariadb3 libsqlite3; do
     ! grep -q "$client" <<<"$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" ||
         fail "the core package must not depend on a database client ($client)"

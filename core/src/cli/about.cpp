@@ -50,7 +50,7 @@ std::string aboutAsText() {
     out += "Capabilities:\n";
     for (const auto& capability : tapCapabilities()) out += "  - " + capability + "\n";
     out += "Settings:\n";
-    for (const auto& spec : settingSpecs()) out += textSetting(spec);
+    for (const auto& spec : flatSettingSpecs()) out += textSetting(spec);
     return out;
 }
 
@@ -87,7 +87,7 @@ std::string markdownSettingsTable() {
     std::string out =
         "| Setting | Required | Default | Description |\n"
         "|:--------|:--------:|:-------:|:------------|\n";
-    for (const auto& spec : settingSpecs()) {
+    for (const auto& spec : flatSettingSpecs()) {
         out += markdownRow(spec.name, spec);
         if (spec.name != "tables") continue;
         for (const auto& key : tableSettingSpecs()) out += markdownRow("tables[]." + key.name, key);

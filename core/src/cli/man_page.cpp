@@ -147,7 +147,7 @@ std::string settingsSection() {
         "A settings file is a JSON object with the keys below. With --config ENV each setting "
         "can also be given as its environment variable, in the environment or in a .env file "
         "in the working directory.");
-    for (const auto& spec : settingSpecs()) {
+    for (const auto& spec : flatSettingSpecs()) {
         out += settingEntry(spec, true);
         if (spec.name != "tables") continue;
         out += ".IP\n" + textLine("Each entry of tables has these keys:") + ".RS\n";

@@ -109,6 +109,19 @@ std::map<std::string, std::string> readDotenvFile(const std::string& path,
     return values;
 }
 
+// "ssh_tunnel.host" goes to key host of the object ssh_tunnel, as Meltano nests it.
+void setFlat(Object& config, const std::string& name, const Var& value) {
+    const auto dot = name.find('.');
+    if (dot == std::string::npos) {
+        config.set(name, value);
+        return;
+    }
+    const std::string objectName = name.substr(0, dot);
+    if (!config.has(objectName))
+        config.set(objectName, Object::Ptr(new Object(Poco::JSON_PRESERVE_KEY_ORDER)));
+    config.getObject(objectName)->set(name.substr(dot + 1), value);
+}
+
 }  // namespace
 
 Object::Ptr readConfigFile(const std::string& path) {
@@ -151,7 +164,7 @@ Object::Ptr readEnvironmentConfig(const std::string& workingDir,
     const std::string dotenvPath = (workingDir.empty() ? std::string(".") : workingDir) + "/.env";
     const auto dotenv = readDotenvFile(dotenvPath, warnings);
     Object::Ptr config = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    for (const auto& spec : settingSpecs()) {
+    for (const auto& spec : flatSettingSpecs()) {
         const std::string variable = settingEnvVar(spec.name);
         std::string text;
         if (const char* fromEnvironment = std::getenv(variable.c_str())) {
@@ -159,7 +172,7 @@ Object::Ptr readEnvironmentConfig(const std::string& workingDir,
         } else if (const auto it = dotenv.find(variable); it != dotenv.end()) {
             text = it->second;
         }
-        if (!text.empty()) config->set(spec.name, convertEnvValue(spec, text));
+        if (!text.empty()) setFlat(*config, spec.name, convertEnvValue(spec, text));
     }
     return config;
 }

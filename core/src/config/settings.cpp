@@ -151,6 +151,34 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "Write records to JSON-lines files announced by BATCH messages instead of RECORD "
              "messages: encoding (format jsonl, compression gzip or none), storage (root, a "
              "file:// folder, and prefix) and batch_size (records per file, default 10000)."),
+        Spec("ssh_tunnel", "object",
+             "SSH tunnel to the database through a bastion host: an object with enable, host, "
+             "port, username, private_key, private_key_password and known_hosts."),
+    };
+}
+
+std::vector<SettingSpec> buildSshTunnelSettingSpecs() {
+    return {
+        Spec("enable", "boolean",
+             "Connect to the database through an SSH tunnel; host and port then name the "
+             "database as the bastion reaches it.")
+            .defaultJson("false"),
+        Spec("host", "string", "Host name or IP address of the SSH bastion."),
+        Spec("port", "integer", "TCP port of the SSH bastion.")
+            .defaultJson("22")
+            .minimum(1)
+            .maximum(65535),
+        Spec("username", "string", "User to log in to the SSH bastion as."),
+        Spec("private_key", "string",
+             "Private key of that user: the text of a PEM or OpenSSH private key file.")
+            .secret(),
+        Spec("private_key_password", "string",
+             "Passphrase of the private key, when the key is encrypted.")
+            .secret(),
+        Spec("known_hosts", "string",
+             "Expected host key of the bastion: known_hosts lines, or the path of a "
+             "known_hosts file. A different key is refused; when not set, any key is accepted "
+             "with a warning that shows it."),
     };
 }
 
@@ -223,6 +251,10 @@ Object::Ptr propertySchema(const SettingSpec& spec) {
         schema->set("minItems", 1);
         schema->set("items", objectSchema(tableSettingSpecs()));
     }
+    if (spec.name == "ssh_tunnel") {
+        Object::Ptr tunnel = objectSchema(sshTunnelSettingSpecs());
+        schema->set("properties", tunnel->get("properties"));
+    }
     if (spec.secret) {
         schema->set("secret", true);
         schema->set("writeOnly", true);
@@ -242,6 +274,36 @@ const std::vector<SettingSpec>& tableSettingSpecs() {
     return specs;
 }
 
+const std::vector<SettingSpec>& sshTunnelSettingSpecs() {
+    static const std::vector<SettingSpec> specs = buildSshTunnelSettingSpecs();
+    return specs;
+}
+
+const std::vector<SettingSpec>& flatSettingSpecs() {
+    static const std::vector<SettingSpec> specs = [] {
+        std::vector<SettingSpec> flat;
+        for (const auto& spec : settingSpecs()) {
+            if (spec.name != "ssh_tunnel") {
+                flat.push_back(spec);
+                continue;
+            }
+            for (SettingSpec key : sshTunnelSettingSpecs()) {
+                key.name = spec.name + "." + key.name;
+                flat.push_back(std::move(key));
+            }
+        }
+        return flat;
+    }();
+    return specs;
+}
+
+const SettingSpec* findFlatSettingSpec(std::string_view name) {
+    for (const auto& spec : flatSettingSpecs()) {
+        if (spec.name == name) return &spec;
+    }
+    return nullptr;
+}
+
 const SettingSpec* findSettingSpec(std::string_view name) {
     for (const auto& spec : settingSpecs()) {
         if (spec.name == name) return &spec;
@@ -252,7 +314,9 @@ const SettingSpec* findSettingSpec(std::string_view name) {
 std::string settingEnvVar(std::string_view name) {
     std::string variable = "TAP_DIFFGEN_";
     for (const char c : name) {
-        variable += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        variable += c == '-' || c == '.'
+                        ? '_'
+                        : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
     return variable;
 }

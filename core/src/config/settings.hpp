@@ -36,10 +36,23 @@ const std::vector<SettingSpec>& settingSpecs();
 /// The keys of one `tables` entry.
 const std::vector<SettingSpec>& tableSettingSpecs();
 
+/// The keys of the `ssh_tunnel` object.
+const std::vector<SettingSpec>& sshTunnelSettingSpecs();
+
+/// Every setting that holds one value: the top-level settings, with the `ssh_tunnel` object
+/// replaced by its keys named "ssh_tunnel.<key>". Each has an environment variable, a line in
+/// .env.example and `--about`, and a setting of the Meltano definition (Meltano's own dotted
+/// names for the keys of an object setting).
+const std::vector<SettingSpec>& flatSettingSpecs();
+
+/// The flat setting called `name` ("host", "ssh_tunnel.port"), or nullptr.
+const SettingSpec* findFlatSettingSpec(std::string_view name);
+
 /// The top-level setting called `name`, or nullptr.
 const SettingSpec* findSettingSpec(std::string_view name);
 
-/// "TAP_DIFFGEN_" + the name in upper case with '-' as '_': the variable --config ENV reads.
+/// "TAP_DIFFGEN_" + the name in upper case with '-' and '.' as '_': the variable --config ENV
+/// reads (TAP_DIFFGEN_SSH_TUNNEL_HOST for ssh_tunnel.host, as Meltano names it).
 std::string settingEnvVar(std::string_view name);
 
 /// The config JSON Schema: {"type":"object","properties":{...},"required":[...]}. Secrets carry

@@ -295,6 +295,49 @@ std::vector<TableSetting> readTables(const Array& array, const std::string& path
     return tables;
 }
 
+// ---- ssh_tunnel ----
+
+std::optional<SshTunnelSettings> readSshTunnel(const Object& config,
+                                               std::vector<std::string>& warnings) {
+    const SettingSpec* spec = findSettingSpec("ssh_tunnel");
+    if (!isGiven(config, *spec)) return std::nullopt;
+    const std::string path = keyPath(kRoot, "ssh_tunnel");
+    const Object& tunnel = *config.get("ssh_tunnel").extract<Object::Ptr>();
+    const auto& specs = sshTunnelSettingSpecs();
+    checkValues(tunnel, specs, path);
+    warnUnknownKeys(tunnel, specs, "key", path, warnings);
+    if (!effectiveValue(tunnel, specs, "enable").convert<bool>()) return std::nullopt;
+    const auto text = [&](const std::string& name, bool needed) {
+        const Var given = effectiveValue(tunnel, specs, name);
+        const std::string value = given.isEmpty() ? "" : given.convert<std::string>();
+        if (needed && value.empty()) {
+            fail("'" + name + "' is required when ssh_tunnel.enable is true", path);
+        }
+        return value;
+    };
+    SshTunnelSettings settings;
+    settings.host = text("host", true);
+    settings.port = static_cast<int>(*jsonvalue::toInt64(effectiveValue(tunnel, specs, "port")));
+    settings.username = text("username", true);
+    settings.privateKey = text("private_key", true);
+    settings.privateKeyPassword = text("private_key_password", false);
+    settings.knownHosts = text("known_hosts", false);
+    // The core forwards to host:port as the bastion sees them and cannot know a dialect's
+    // standard port, so both must be written out.
+    for (const char* name : {"host", "port"}) {
+        if (!isGiven(config, *findSettingSpec(name))) {
+            throw ConfigError(std::string("'") + name +
+                              "' (the database as the bastion reaches it) is required when "
+                              "ssh_tunnel.enable is true");
+        }
+    }
+    settings.targetHost = textSetting(config, "host");
+    settings.targetPort = static_cast<int>(integerSetting(config, "port"));
+    return settings;
+}
+
+// ---- end of ssh_tunnel ----
+
 std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Object& config) {
     std::vector<std::pair<std::string, std::string>> options;
     for (const auto& spec : settingSpecs()) {
@@ -346,7 +389,19 @@ void readSettings(const Object& config, TapConfig& result) {
 }
 
 void mergeInto(Object& target, const Object& source) {
-    for (const auto& name : source.getNames()) target.set(name, source.get(name));
+    for (const auto& name : source.getNames()) {
+        const Var value = source.get(name);
+        // An object setting merges key by key, so ENV can add one key to a file's ssh_tunnel.
+        if (kindOf(value) == Kind::Object && target.has(name) &&
+            kindOf(target.get(name)) == Kind::Object) {
+            Object::Ptr merged = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+            mergeInto(*merged, *target.get(name).extract<Object::Ptr>());
+            mergeInto(*merged, *value.extract<Object::Ptr>());
+            target.set(name, merged);
+            continue;
+        }
+        target.set(name, value);
+    }
 }
 
 }  // namespace
@@ -368,6 +423,7 @@ TapConfig parseConfigObject(const Object::Ptr& config) {
         readTables(*config->getArray("tables"), keyPath(kRoot, "tables"), result.warnings);
     warnUnknownKeys(*config, settingSpecs(), "setting", kRoot, result.warnings);
     readSettings(*config, result);
+    result.sshTunnel = readSshTunnel(*config, result.warnings);
     result.connectionOptions = connectionOptionsOf(*config);
     return result;
 }

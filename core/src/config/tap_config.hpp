@@ -5,11 +5,14 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "config/ssh_tunnel_settings.hpp"
 
 namespace tapdiffgen::core {
 
@@ -66,6 +69,8 @@ struct TapConfig {
     /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order
     /// given, since a third-party dialect may define its own.
     std::vector<std::pair<std::string, std::string>> connectionOptions;
+    /// Set when ssh_tunnel.enable is true: the connection then goes through the bastion.
+    std::optional<SshTunnelSettings> sshTunnel;
     /// Non-fatal findings, e.g. "unknown setting 'hots' in config (did you mean 'host'?)".
     std::vector<std::string> warnings;
 
@@ -76,7 +81,8 @@ struct TapConfig {
 /// Loads and validates the configuration.
 ///
 /// configArgs are the values of every --config flag in order: file paths, or the word ENV.
-/// Files merge shallowly, later wins. With ENV, each setting's TAP_DIFFGEN_<NAME> variable is
+/// Files merge shallowly, later wins, except that an object setting (ssh_tunnel) merges key
+/// by key. With ENV, each setting's TAP_DIFFGEN_<NAME> variable is
 /// read from the environment and from the `.env` file in workingDir (environment wins over
 /// .env; both win over files) and converted by the setting's type: integer, number, boolean
 /// (true/false/1/0/yes/no/on/off, any case), array as JSON text. A value that does not convert

@@ -137,6 +137,9 @@ public:
     std::optional<bool> checkHorizon(TdgHorizonMark& mark);
     /// Thread-safe: interrupts the running call, best effort.
     void cancel();
+    /// Keeps `transport` (the SSH tunnel the connection runs through) until the plugin's
+    /// connection is closed.
+    void keepUntilClosed(std::shared_ptr<void> transport) { transport_ = std::move(transport); }
 
 private:
     struct FetchRequestStorage;
@@ -144,6 +147,7 @@ private:
     std::shared_ptr<const Plugin> plugin_;
     TdgConnection* connection_ = nullptr;
     LogFunction log_;
+    std::shared_ptr<void> transport_;  // released after close(), in the destructor's epilogue
 
     [[noreturn]] void fail(TdgStatus status, TdgError& error, const std::string& context);
     void check(TdgStatus status, TdgError& error, const std::string& context);

@@ -214,6 +214,20 @@ typedef struct TdgOption {
  * port (absent = dialect default), user, password, database, connect_timeout (seconds), and
  * every dialect-specific setting the user gave (ssl_mode, ssl_root_cert, ssl_cert, ssl_key, ...).
  * A plugin ignores keys it does not know.
+ *
+ * SSH tunnels
+ *   When the user configures ssh_tunnel, the host opens the tunnel itself (a plugin needs no SSH
+ *   code) and adds two options:
+ *     connect_host  numeric address of the tunnel's local end, always 127.0.0.1
+ *     connect_port  its port
+ *   The plugin then opens its TCP connection to connect_host:connect_port instead of host:port,
+ *   and keeps host as the database's name: TLS verification (verify-full) checks the server's
+ *   certificate against host, never against connect_host. A plugin that cannot separate the two
+ *   must refuse verify-full with TDG_INVALID_ARGUMENT rather than check the wrong name. A
+ *   plugin that does not connect over TCP must refuse connect_host with TDG_INVALID_ARGUMENT.
+ *   Every connect() (a reconnect too) gets a tunnel of its own; the host closes it after
+ *   close(). A tunnel that fails mid-run closes the plugin's socket, which the plugin reports
+ *   like any lost connection (TDG_IO, retryable). Only the host sets these two keys.
  */
 typedef struct TdgConnectParams {
     uint32_t struct_size;

@@ -36,7 +36,7 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
         text,
         "\nCapabilities:\n  - catalog\n  - state\n  - discover\n  - about\n"
         "  - log-based\n  - test\n  - stream-maps\n  - schema-flattening\n  - batch\nSettings:\n"));
-    for (const auto& spec : settingSpecs()) {
+    for (const auto& spec : flatSettingSpecs()) {
         CAPTURE(spec.name);
         CHECK(contains(text, "  - Name: " + spec.name + "\n    Type: " + spec.type +
                                  "\n    Environment Variable: " + settingEnvVar(spec.name) + "\n"));
@@ -45,6 +45,10 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
                    "  - Name: password\n    Type: string\n"
                    "    Environment Variable: TAP_DIFFGEN_PASSWORD\n    Secret: true\n"));
     CHECK(contains(text, "    Environment Variable: TAP_DIFFGEN_PAGE_SIZE\n    Default: 10000\n"));
+    CHECK(contains(
+        text,
+        "  - Name: ssh_tunnel.private_key\n    Type: string\n"
+        "    Environment Variable: TAP_DIFFGEN_SSH_TUNNEL_PRIVATE_KEY\n    Secret: true\n"));
     CHECK(text.back() == '\n');
     CHECK(aboutText() == text);
 }
@@ -127,6 +131,22 @@ TEST_CASE("about: the tables setting carries its item schema") {
     CHECK(startFrom->getArray("enum")->getElement<std::string>(1) == "snapshot");
 }
 
+TEST_CASE("about: the ssh_tunnel setting is an object of its keys, secrets marked") {
+    const Object::Ptr tunnel =
+        parseObject(settingsJsonSchema())->getObject("properties")->getObject("ssh_tunnel");
+    REQUIRE(tunnel);
+    CHECK(tunnel->getValue<std::string>("type") == "object");
+    const Object::Ptr properties = tunnel->getObject("properties");
+    REQUIRE(properties);
+    CHECK(properties->size() == sshTunnelSettingSpecs().size());
+    CHECK_FALSE(properties->getObject("enable")->getValue<bool>("default"));
+    CHECK(properties->getObject("port")->getValue<int>("default") == 22);
+    CHECK(properties->getObject("private_key")->getValue<bool>("secret"));
+    CHECK(properties->getObject("private_key_password")->getValue<bool>("writeOnly"));
+    CHECK_FALSE(properties->getObject("known_hosts")->has("secret"));
+    CHECK_FALSE(properties->getObject("username")->has("secret"));
+}
+
 TEST_CASE("about: markdown is a README page with a settings table") {
     const std::string markdown = aboutText("markdown");
     CHECK(markdown.rfind("# `tap-diffgen`\n\n", 0) == 0);
@@ -137,7 +157,7 @@ TEST_CASE("about: markdown is a README page with a settings table") {
     CHECK(contains(markdown,
                    "## Settings\n\n| Setting | Required | Default | Description |\n"
                    "|:--------|:--------:|:-------:|:------------|\n"));
-    for (const auto& spec : settingSpecs()) {
+    for (const auto& spec : flatSettingSpecs()) {
         CAPTURE(spec.name);
         CHECK(contains(markdown,
                        "\n| " + spec.name + " | " + (spec.required ? "True" : "False") + " | "));
@@ -151,7 +171,7 @@ TEST_CASE("about: markdown is a README page with a settings table") {
 }
 
 TEST_CASE("about: every description is one plain ASCII line") {
-    for (const auto* specs : {&settingSpecs(), &tableSettingSpecs()}) {
+    for (const auto* specs : {&settingSpecs(), &tableSettingSpecs(), &sshTunnelSettingSpecs()}) {
         for (const auto& spec : *specs) {
             CAPTURE(spec.name);
             CHECK_FALSE(spec.description.empty());

@@ -76,7 +76,7 @@ private:
 class CleanSettingEnvironment {
 public:
     CleanSettingEnvironment() {
-        for (const auto& spec : settingSpecs()) {
+        for (const auto& spec : flatSettingSpecs()) {
             guards_.emplace_back(
                 std::make_unique<ScopedEnv>(settingEnvVar(spec.name), std::nullopt));
         }
