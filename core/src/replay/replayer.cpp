@@ -7,6 +7,7 @@
 #include "replay/page_plan.hpp"
 #include "replay/stop_signal.hpp"
 #include "singer/json_text.hpp"
+#include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
@@ -23,37 +24,34 @@ int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>&
 }  // namespace
 
 Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
-                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options)
+                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
+                   RunClock& clock, ReplayStats& stats)
     : connection_(connection),
       writer_(writer),
       streams_(streams),
       state_(state),
       options_(std::move(options)),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
-      emitter_(connection, writer, options_.keysPerFetch) {
+      emitter_(connection, writer, options_.keysPerFetch),
+      clock_(clock),
+      stats_(stats) {
     for (size_t i = 0; i < streams_.size(); ++i) {
         streamOfTable_[streams_[i].definition->tableName] = i;
         rules_.push_back(streams_[i].keyRule);
     }
 }
 
-ReplayStats Replayer::run() {
-    started_ = lastProgress_ = std::chrono::steady_clock::now();
+void Replayer::run() {
+    lastProgress_ = std::chrono::steady_clock::now();
     bool drained = false;
     while (!drained) {
-        if (stopRequested()) {
-            stats_.stopReason = std::string("stopped by ") + stopSignalName();
-            break;
-        }
-        if (timeIsUp()) {
-            stats_.stopReason = "max_run_seconds reached";
-            break;
-        }
-        if (horizon_.pendingCount() >= options_.maxPendingRanges) {
+        if (clock_.shouldStop()) break;
+        if (holdsTooMuch()) {
             waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
-            if (horizon_.pendingCount() >= options_.maxPendingRanges) {
-                stats_.stopReason = "transactions still hold diffgen ids after " +
-                                    std::to_string(options_.horizonWaitSeconds) + " s";
+            if (clock_.shouldStop()) break;
+            if (holdsTooMuch()) {
+                clock_.stop("transactions still hold diffgen ids after " +
+                            std::to_string(options_.horizonWaitSeconds) + " s");
                 break;
             }
         }
@@ -72,10 +70,11 @@ ReplayStats Replayer::run() {
         }
     }
     writeState();
-    stats_.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     reportProgress(true);
-    return stats_;
+}
+
+bool Replayer::holdsTooMuch() const {
+    return horizon_.pendingCount() >= options_.maxPendingRanges;
 }
 
 // Reads and emits one page; returns false when every stream is at the log's head.
@@ -99,6 +98,7 @@ bool Replayer::readNextPage() {
                                                  tableNames(active));
     ++stats_.diffgenQueries;
     stats_.events += page.size();
+    if (!page.empty()) clock_.noteActivity();
     emitPlan(page, acceptMask(active), nullptr, false);
 
     const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
@@ -128,7 +128,8 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
     }
     emitter_.emit(parts, timeExtracted);
     stats_.records += emitter_.counters().records - recordsBefore;
-    stats_.repullQueries = emitter_.counters().repullQueries;
+    stats_.repullQueries += emitter_.counters().repullQueries - repullQueriesCounted_;
+    repullQueriesCounted_ = emitter_.counters().repullQueries;
 }
 
 // Decides whether the ids just read over (from, readThrough] can still change.
@@ -178,9 +179,8 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
     auto deadline = std::chrono::steady_clock::now() + budget;
     log::info("waiting up to " + std::to_string(static_cast<int>(budget.count())) +
               " s for transactions that may still commit diffgen ids");
-    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline &&
-           !stopRequested()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
+        if (!clock_.sleepFor(std::chrono::milliseconds(200))) break;
         drainFinalRanges();
         writeState();
     }
@@ -199,12 +199,6 @@ void Replayer::writeState() {
     writer_.writeState(state_.toJson());
 }
 
-bool Replayer::timeIsUp() const {
-    if (options_.maxRunSeconds <= 0) return false;
-    return std::chrono::steady_clock::now() - started_ >=
-           std::chrono::seconds(options_.maxRunSeconds);
-}
-
 void Replayer::reportProgress(bool force) {
     auto now = std::chrono::steady_clock::now();
     if (!force &&
@@ -212,7 +206,7 @@ void Replayer::reportProgress(bool force) {
         return;
     }
     lastProgress_ = now;
-    double elapsed = std::chrono::duration<double>(now - started_).count();
+    double elapsed = clock_.elapsedSeconds();
     double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
     std::string line = "progress: " + std::to_string(stats_.events) + " events, " +
                        std::to_string(stats_.records) + " records, " +
@@ -220,12 +214,8 @@ void Replayer::reportProgress(bool force) {
     if (!force) line += ", " + lagText();
     log::info(line);
     for (const auto& stream : streams_) {
-        std::string metric = R"(METRIC: {"type":"counter","metric":"record_count","value":)";
-        appendInt64(metric, static_cast<int64_t>(stream.recordCount));
-        metric += R"(,"tags":{"stream":)";
-        appendJsonString(metric, stream.definition->name);
-        metric += "}}";
-        log::info(metric);
+        log::info(counterMetricLine("record_count", static_cast<int64_t>(stream.recordCount),
+                                    {{"stream", stream.definition->name}}));
     }
 }
 

@@ -17,6 +17,7 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
 #include "replay/plan_emitter.hpp"
+#include "replay/run_clock.hpp"
 #include "replay/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
 #include "state/tap_state.hpp"
@@ -27,7 +28,6 @@ struct ReplayOptions {
     TableRef diffgen;
     int64_t pageSize = 10000;
     bool skipBadEvents = false;
-    int64_t maxRunSeconds = 0;  // 0: no limit
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
     size_t maxPendingRanges = 16;
@@ -35,24 +35,26 @@ struct ReplayOptions {
     double progressIntervalSeconds = 10;
 };
 
+/// Counts over the whole run, across reconnects (each Replayer adds to them).
 struct ReplayStats {
     uint64_t events = 0;
     uint64_t records = 0;
     uint64_t diffgenQueries = 0;
     uint64_t repullQueries = 0;
     uint64_t lateEvents = 0;
-    double seconds = 0;
-    std::string stopReason;  // empty when the log was drained
 };
 
+/// The replay over one connection; a reconnect makes a new one, while the clock and the
+/// counters, which belong to the run, carry on.
 class Replayer {
 public:
     Replayer(DialectConnection& connection, MessageWriter& writer,
-             std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options);
+             std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
+             RunClock& clock, ReplayStats& stats);
 
-    /// Runs until the log is drained, a stop is asked for, or the time limit is reached.
+    /// Runs until the log is drained or the clock says stop (its stopReason() says why).
     /// Writes STATE after every page whose bookmarks changed and once at the end.
-    ReplayStats run();
+    void run();
 
 private:
     DialectConnection& connection_;
@@ -64,8 +66,9 @@ private:
     PlanEmitter emitter_;
     TableStreams streamOfTable_;
     std::vector<StreamKeyRule> rules_;
-    ReplayStats stats_;
-    std::chrono::steady_clock::time_point started_;
+    RunClock& clock_;
+    ReplayStats& stats_;
+    uint64_t repullQueriesCounted_ = 0;
     std::chrono::steady_clock::time_point lastProgress_;
 
     bool readNextPage();
@@ -75,9 +78,9 @@ private:
                      const std::vector<size_t>& active);
     void emitLateEvents(const PendingRange& range);
     void drainFinalRanges();
+    bool holdsTooMuch() const;
     void waitForPendingRanges(std::chrono::duration<double> budget);
     void writeState();
-    bool timeIsUp() const;
     void reportProgress(bool force);
     std::string lagText();
     std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;
