@@ -133,6 +133,24 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "Longest wait, in seconds, between two reconnect attempts.")
             .defaultJson("30")
             .minimum(0),
+        Spec("follow", "boolean",
+             "After reaching the head of the diffgen log, keep reading new events until "
+             "stopped, max_run_seconds or idle_exit_seconds.")
+            .defaultJson("false"),
+        Spec("idle_exit_seconds", "integer",
+             "End a follow run after this many seconds without a new event; 0 means never.")
+            .defaultJson("0")
+            .minimum(0),
+        Spec("poll_interval_seconds", "number",
+             "Longest wait, in seconds, between two reads of the log while following and "
+             "nothing wakes the tap; shorter right after new events.")
+            .defaultJson("1")
+            .minimum(0),
+        Spec("state_interval_seconds", "number",
+             "While following, write a STATE at least this often, in seconds, also when "
+             "idle, so that targets commit.")
+            .defaultJson("30")
+            .minimum(0),
     };
 }
 

@@ -265,6 +265,21 @@ void readSettings(const Object& config, TapConfig& result) {
     result.connectTimeout = integerSetting(config, "connect_timeout");
     result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
     result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");
+    result.follow = effectiveValue(config, settingSpecs(), "follow").convert<bool>();
+    result.idleExitSeconds = integerSetting(config, "idle_exit_seconds");
+    result.pollIntervalSeconds =
+        effectiveValue(config, settingSpecs(), "poll_interval_seconds").convert<double>();
+    result.stateIntervalSeconds =
+        effectiveValue(config, settingSpecs(), "state_interval_seconds").convert<double>();
+}
+
+// A poll interval of 0 would read the log in a busy loop.
+void checkPositive(const Object& config, const std::string& name) {
+    const Var value = effectiveValue(config, settingSpecs(), name);
+    if (value.convert<double>() <= 0) {
+        fail(jsonvalue::pythonRepr(value) + " is less than or equal to the minimum of 0",
+             keyPath(kRoot, name));
+    }
 }
 
 void mergeInto(Object& target, const Object& source) {
@@ -289,6 +304,7 @@ TapConfig parseConfigObject(const Object::Ptr& config) {
     result.tables =
         readTables(*config->getArray("tables"), keyPath(kRoot, "tables"), result.warnings);
     warnUnknownKeys(*config, settingSpecs(), "setting", kRoot, result.warnings);
+    checkPositive(*config, "poll_interval_seconds");
     readSettings(*config, result);
     result.connectionOptions = connectionOptionsOf(*config);
     return result;

@@ -34,7 +34,8 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
       emitter_(connection, writer, options_.keysPerFetch),
       clock_(clock),
-      stats_(stats) {
+      stats_(stats),
+      poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)) {
     for (size_t i = 0; i < streams_.size(); ++i) {
         streamOfTable_[streams_[i].definition->tableName] = i;
         rules_.push_back(streams_[i].keyRule);
@@ -42,11 +43,13 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
 }
 
 void Replayer::run() {
-    lastProgress_ = std::chrono::steady_clock::now();
+    lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now();
     bool drained = false;
     while (!drained) {
         if (clock_.shouldStop()) break;
-        if (holdsTooMuch()) {
+        if (options_.follow && holdsTooMuch()) {
+            if (!waitWhileHoldingTooMuch()) break;
+        } else if (holdsTooMuch()) {
             waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
             if (clock_.shouldStop()) break;
             if (holdsTooMuch()) {
@@ -55,10 +58,18 @@ void Replayer::run() {
                 break;
             }
         }
-        drained = !readNextPage();
+        const uint64_t eventsBefore = stats_.events;
+        const bool more = readNextPage();
         drainFinalRanges();
         writeState();
         reportProgress(false);
+        poll_.afterRead(stats_.events > eventsBefore);
+        if (more) continue;
+        if (!options_.follow) {
+            drained = true;
+        } else {
+            waitForNewEvents();
+        }
     }
     if (drained && horizon_.pendingCount() > 0) {
         waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
@@ -73,8 +84,51 @@ void Replayer::run() {
     reportProgress(true);
 }
 
+// At the log's head: waits for the next read, writing a STATE now and then meanwhile.
+void Replayer::waitForNewEvents() {
+    // Records whose STATE is held back by a pending range must not wait in the buffer.
+    writer_.flush();
+    keepStateFresh();
+    const auto stateDue =
+        lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(options_.stateIntervalSeconds));
+    const std::chrono::duration<double> untilState = stateDue - std::chrono::steady_clock::now();
+    clock_.sleepFor(std::min(poll_.nextWait(), untilState));
+    keepStateFresh();
+}
+
+void Replayer::keepStateFresh() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastStateAt_ < std::chrono::duration<double>(options_.stateIntervalSeconds)) return;
+    writer_.repeatState();
+    lastStateAt_ = now;
+}
+
+// Following, with as many held ids as memory allows: reads no further until transactions end
+// (never dropping an id). Returns false when the run must end meanwhile.
+bool Replayer::waitWhileHoldingTooMuch() {
+    if (!warnedHoldingTooMuch_) {
+        log::warning(std::to_string(horizon_.pendingCount()) + " id ranges with " +
+                     std::to_string(horizon_.heldIds()) +
+                     " ids are held by transactions that may still commit diffgen ids; reading "
+                     "pauses until they end");
+        warnedHoldingTooMuch_ = true;
+    }
+    while (holdsTooMuch()) {
+        if (!clock_.sleepFor(std::chrono::duration<double>(options_.pollIntervalSeconds))) {
+            return false;
+        }
+        drainFinalRanges();
+        writeState();
+        keepStateFresh();
+    }
+    warnedHoldingTooMuch_ = false;
+    return true;
+}
+
 bool Replayer::holdsTooMuch() const {
-    return horizon_.pendingCount() >= options_.maxPendingRanges;
+    return horizon_.pendingCount() >= options_.maxPendingRanges ||
+           horizon_.heldIds() >= options_.maxHeldIds;
 }
 
 // Reads and emits one page; returns false when every stream is at the log's head.
@@ -140,10 +194,9 @@ void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, co
         page.empty() ? from == lastId : page.rangeRowCount() == lastId - from;
     const bool headPartFinal = eventsGapless || horizon_.isFinalThrough(lastId);
     const bool tailPartFinal = readThrough == lastId || horizon_.isFinalThrough(readThrough);
-    if (headPartFinal && tailPartFinal) {
-        horizon_.noteFinal(from, readThrough);
-        return;
-    }
+    const bool final = headPartFinal && tailPartFinal;
+    if (final) horizon_.noteFinal(from, readThrough);
+    if (final && !horizon_.joinsPending(from, active)) return;
     PendingRange range;
     range.from = from;
     range.to = readThrough;
@@ -152,7 +205,7 @@ void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, co
     for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
     range.mark = page.mark();
     range.readAt = std::chrono::steady_clock::now();
-    horizon_.addPending(std::move(range));
+    horizon_.addPending(std::move(range), final);
 }
 
 void Replayer::drainFinalRanges() {
@@ -196,7 +249,7 @@ void Replayer::writeState() {
         int64_t previous = state_.bookmark(stream.definition->name).value_or(0);
         state_.setBookmark(stream.definition->name, std::max(previous, safe));
     }
-    writer_.writeState(state_.toJson());
+    if (writer_.writeState(state_.toJson())) lastStateAt_ = std::chrono::steady_clock::now();
 }
 
 void Replayer::reportProgress(bool force) {

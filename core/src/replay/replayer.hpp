@@ -17,6 +17,7 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
 #include "replay/plan_emitter.hpp"
+#include "replay/poll_schedule.hpp"
 #include "replay/run_clock.hpp"
 #include "replay/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
@@ -31,8 +32,14 @@ struct ReplayOptions {
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
     size_t maxPendingRanges = 16;
+    /// Ids of pending ranges kept for deduplication (8 bytes each) before reading stops.
+    size_t maxHeldIds = 1000000;
     int64_t keysPerFetch = 10000;
     double progressIntervalSeconds = 10;
+    /// After the log's head, keep reading new events until the run's clock says stop.
+    bool follow = false;
+    double pollIntervalSeconds = 1;
+    double stateIntervalSeconds = 30;
 };
 
 /// Counts over the whole run, across reconnects (each Replayer adds to them).
@@ -70,6 +77,9 @@ private:
     ReplayStats& stats_;
     uint64_t repullQueriesCounted_ = 0;
     std::chrono::steady_clock::time_point lastProgress_;
+    std::chrono::steady_clock::time_point lastStateAt_;
+    PollSchedule poll_;
+    bool warnedHoldingTooMuch_ = false;
 
     bool readNextPage();
     void emitPlan(const EventPage& page, const std::vector<bool>& accept,
@@ -79,6 +89,9 @@ private:
     void emitLateEvents(const PendingRange& range);
     void drainFinalRanges();
     bool holdsTooMuch() const;
+    bool waitWhileHoldingTooMuch();
+    void waitForNewEvents();
+    void keepStateFresh();
     void waitForPendingRanges(std::chrono::duration<double> budget);
     void writeState();
     void reportProgress(bool force);

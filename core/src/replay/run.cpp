@@ -27,7 +27,11 @@ RunOptions runOptionsFrom(const TapConfig& config) {
     options.replay.horizonWaitSeconds = config.horizonWaitSeconds;
     options.snapshot = SnapshotOptions{diffgen, config.pageSize, config.horizonSettleSeconds,
                                        config.horizonWaitSeconds};
+    options.replay.follow = config.follow;
+    options.replay.pollIntervalSeconds = config.pollIntervalSeconds;
+    options.replay.stateIntervalSeconds = config.stateIntervalSeconds;
     options.maxRunSeconds = config.maxRunSeconds;
+    options.idleExitSeconds = config.follow ? config.idleExitSeconds : 0;
     options.reconnectAttempts = config.reconnectAttempts;
     options.reconnectMaxWaitSeconds = config.reconnectMaxWaitSeconds;
     return options;

@@ -50,12 +50,18 @@ void MessageWriter::endRecord(std::string_view timeExtracted) {
     maybeFlush();
 }
 
-void MessageWriter::writeState(const std::string& valueJson) {
-    if (valueJson == lastState_) return;
-    buffer_ += R"({"type":"STATE","value":)";
-    buffer_ += valueJson;
-    buffer_ += "}\n";
+bool MessageWriter::writeState(const std::string& valueJson) {
+    if (valueJson == lastState_) return false;
     lastState_ = valueJson;
+    repeatState();
+    return true;
+}
+
+void MessageWriter::repeatState() {
+    if (lastState_.empty()) return;
+    buffer_ += R"({"type":"STATE","value":)";
+    buffer_ += lastState_;
+    buffer_ += "}\n";
     flush();
 }
 
