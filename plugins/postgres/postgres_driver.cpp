@@ -12,7 +12,13 @@ PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options)
                          sdk::EventPage& page) { readDiffgenPagePlain(session_, request, page); },
                   [this](const sdk::PageRequest& request, sdk::EventPage& page) {
                       postgres::readDiffgenPage(session_, request, page);
-                  }) {}
+                  }),
+      listener_(session_, options.get("notify_channel")) {}
+
+std::optional<bool> PostgresDriver::waitForChange(int64_t timeoutMs) {
+    begin();
+    return listener_.wait(timeoutMs);
+}
 
 Session& PostgresDriver::begin() {
     session_.clearCancelled();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "notifications.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
 #include "tap-diffgen/sdk/gapless_page_reader.hpp"
@@ -28,6 +29,7 @@ public:
                        const std::vector<sdk::RowBatchBuilder*>& rows) override;
     void scanTable(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
     sdk::HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
+    std::optional<bool> waitForChange(int64_t timeoutMs) override;
     void cancel() override;
 
 private:
@@ -41,6 +43,7 @@ private:
     Session session_;
     std::map<CacheKey, TableDescription> descriptions_;
     sdk::GaplessPageReader pageReader_;
+    ChangeListener listener_;
 };
 
 }  // namespace tapdiffgen::postgres

@@ -255,6 +255,35 @@ void limitHoldsAcrossAReconnect(const DatabaseEnv& env, const std::string& prefi
     CHECK(seconds < limitSeconds + 1.0);
 }
 
+// With notify_channel and the documented trigger, a commit wakes the tap although its poll
+// interval is a minute: a tap that did not listen would wait out that minute.
+void notificationWakesTheTap(const DatabaseEnv& env, const std::string& prefix) {
+    Followed followed(env, prefix);
+    const std::string channel = prefix + "_changes";
+    followed.schema.exec("CREATE TRIGGER " + prefix + "_notify AFTER INSERT ON " +
+                         followed.schema.diffgenTable() + " FOR EACH STATEMENT EXECUTE FUNCTION " +
+                         prefix + "_diffgen_notify('" + channel + "')");
+    TapProcess process({"--config", followed.config(R"("poll_interval_seconds":60,)"
+                                                    R"("notify_channel":")" +
+                                                    channel + R"(","max_run_seconds":120)")});
+    REQUIRE(waitForOutput(process, atHead));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const std::string table = followed.table;
+    for (int id = 2; id <= 4; ++id) {
+        const auto committed = Clock::now();
+        followed.insert(id);
+        CHECK(waitForOutput(
+            process, [&](const TapRun& run) { return hasRecord(run, table, id); }, 5));
+        CHECK(secondsSince(committed) < 5);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    process.signal(SIGTERM);
+    TapRun run = process.wait();
+    CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(run.stderrText.find("(stopped by SIGTERM)") != std::string::npos);
+    CHECK(bookmarkOf(run, table) == maxDiffgenId(followed.schema));
+}
+
 }  // namespace
 
 TEST_CASE("postgres: follow emits the changes made after the run started") {
@@ -321,4 +350,9 @@ TEST_CASE("mysql: idle_exit_seconds holds across a reconnect forced by the serve
     limitHoldsAcrossAReconnect(db, "follow_idle_exit",
                                R"("idle_exit_seconds":3,"max_run_seconds":60)", 3,
                                "idle_exit_seconds reached");
+}
+
+TEST_CASE("postgres: with notify_channel a commit wakes the following tap before its poll") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    notificationWakesTheTap(db, "follow_notify");
 }

@@ -164,7 +164,7 @@ static_assert(offsetof(TdgScanRequest, key_column) == 32);
 static_assert(offsetof(TdgScanRequest, batch_rows) == 40);
 
 // TdgDriver
-static_assert(sizeof(TdgDriver) == 96);
+static_assert(sizeof(TdgDriver) == 104);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -179,6 +179,7 @@ static_assert(offsetof(TdgDriver, scan_table) == 64);
 static_assert(offsetof(TdgDriver, check_horizon) == 72);
 static_assert(offsetof(TdgDriver, cancel) == 80);
 static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // appended, optional
+static_assert(offsetof(TdgDriver, wait_for_change) == 96);  // appended, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 

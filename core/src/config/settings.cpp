@@ -151,6 +151,12 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "idle, so that targets commit.")
             .defaultJson("30")
             .minimum(0),
+        Spec("notify_channel", "string",
+             "PostgreSQL channel to LISTEN on while following (see the optional trigger of "
+             "packaging/diffgen/postgres.sql): a notification wakes the tap at once; without "
+             "one it polls.")
+            .dialects("postgres")
+            .driverOption(),
     };
 }
 

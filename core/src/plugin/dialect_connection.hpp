@@ -124,6 +124,9 @@ public:
                    const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
     /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).
     std::optional<bool> checkHorizon(TdgHorizonMark& mark);
+    /// Waits up to timeoutMs for the database to signal a commit: whether one came; nullopt
+    /// when the plugin cannot wait (no wait_for_change, or NOT_IMPLEMENTED), so poll instead.
+    std::optional<bool> waitForChange(int64_t timeoutMs);
     /// Thread-safe: interrupts the running call, best effort.
     void cancel();
 
@@ -133,6 +136,7 @@ private:
     std::shared_ptr<const Plugin> plugin_;
     TdgConnection* connection_ = nullptr;
     LogFunction log_;
+    bool cannotWait_ = false;
 
     [[noreturn]] void fail(TdgStatus status, TdgError& error, const std::string& context);
     void check(TdgStatus status, TdgError& error, const std::string& context);

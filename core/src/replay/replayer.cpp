@@ -93,8 +93,30 @@ void Replayer::waitForNewEvents() {
         lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                            std::chrono::duration<double>(options_.stateIntervalSeconds));
     const std::chrono::duration<double> untilState = stateDue - std::chrono::steady_clock::now();
-    clock_.sleepFor(std::min(poll_.nextWait(), untilState));
+    // A driver that is told of commits wakes the run; the wait can then last the whole
+    // interval. Otherwise the run sleeps by the poll schedule.
+    if (!waitForSignal(
+            std::min(std::chrono::duration<double>(options_.pollIntervalSeconds), untilState))) {
+        clock_.sleepFor(std::min(poll_.nextWait(), untilState));
+    }
     keepStateFresh();
+}
+
+// Waits in slices, so that a stop signal or a time limit is seen soon; false when the driver
+// cannot wait.
+bool Replayer::waitForSignal(std::chrono::duration<double> budget) {
+    constexpr std::chrono::milliseconds kSlice{250};
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+    do {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            until - std::chrono::steady_clock::now());
+        std::optional<bool> changed =
+            connection_.waitForChange(std::max<int64_t>(0, std::min(left, kSlice).count()));
+        if (!changed) return false;
+        if (*changed) return true;
+    } while (!clock_.shouldStop() && std::chrono::steady_clock::now() < until);
+    return true;
 }
 
 void Replayer::keepStateFresh() {

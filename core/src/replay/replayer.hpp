@@ -91,6 +91,7 @@ private:
     bool holdsTooMuch() const;
     bool waitWhileHoldingTooMuch();
     void waitForNewEvents();
+    bool waitForSignal(std::chrono::duration<double> budget);
     void keepStateFresh();
     void waitForPendingRanges(std::chrono::duration<double> budget);
     void writeState();

@@ -441,6 +441,24 @@ typedef struct TdgDriver {
     TdgStatus (*fetch_rows_many)(TdgConnection* connection, const TdgFetchRequest* requests,
                                  int64_t num_requests, const TdgBatchSink* sinks,
                                  void* const* sink_contexts, TdgError* error);
+
+    /**
+     * Optional, appended to 1 (0.2.0): wait until a change may have been committed to the
+     * diffgen log, or until timeout_ms milliseconds have passed, whichever is first. A
+     * following run calls it instead of sleeping between two reads at the log's head, so that
+     * it reads again as soon as the database signals a commit (PostgreSQL: a LISTEN on the
+     * configured notify_channel).
+     *   [in]  timeout_ms: at most this long, >= 0 (0: only look at what already arrived)
+     *   [out] out_changed: 1 when a signal arrived (possibly also for an earlier change already
+     *         read: the host simply reads again), 0 on time-out; also 0 when a signal
+     *         interrupted the wait (EINTR), so that the host can look at its stop flag
+     * Nothing is allocated; on failure (the connection was lost) *error is set as for any
+     * call and the host reconnects as usual. Returns TDG_NOT_IMPLEMENTED when this connection
+     * has nothing to wait on (no channel configured): the host then polls, sleeping between
+     * reads, as it does when the member is NULL or beyond the host's struct_size.
+     */
+    TdgStatus (*wait_for_change)(TdgConnection* connection, int64_t timeout_ms,
+                                 int32_t* out_changed, TdgError* error);
 } TdgDriver;
 
 /* ------------------------------------------------------------------------------------------ */

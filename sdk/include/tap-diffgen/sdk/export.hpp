@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "tap-diffgen/dialect_abi.h"
@@ -151,6 +152,18 @@ struct Trampolines {
             self(connection).fetchRowsMany(typed, rows);
         });
     }
+    static TdgStatus waitForChange(TdgConnection* connection, int64_t timeoutMs,
+                                   int32_t* outChanged, TdgError* error) noexcept {
+        bool implemented = true;
+        TdgStatus status = guarded(error, [&] {
+            requireNonNull(outChanged, "out_changed");
+            *outChanged = 0;
+            std::optional<bool> changed = self(connection).waitForChange(timeoutMs);
+            implemented = changed.has_value();
+            *outChanged = changed.value_or(false) ? 1 : 0;
+        });
+        return status == TDG_OK && !implemented ? TDG_NOT_IMPLEMENTED : status;
+    }
     static TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -202,6 +215,9 @@ struct Trampolines {
             driver->cancel = &cancel;
             if (driver->struct_size >= offsetof(TdgDriver, fetch_rows_many) + sizeof(void*)) {
                 driver->fetch_rows_many = &fetchRowsMany;
+            }
+            if (driver->struct_size >= offsetof(TdgDriver, wait_for_change) + sizeof(void*)) {
+                driver->wait_for_change = &waitForChange;
             }
         });
     }
