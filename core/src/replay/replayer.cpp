@@ -280,7 +280,10 @@ void Replayer::reportProgress(bool force) {
         now - lastProgress_ < std::chrono::duration<double>(options_.progressIntervalSeconds)) {
         return;
     }
+    // An idle following run reports nothing new, and its lag query would double its cost.
+    if (!force && options_.follow && stats_.events == eventsAtLastProgress_) return;
     lastProgress_ = now;
+    eventsAtLastProgress_ = stats_.events;
     double elapsed = clock_.elapsedSeconds();
     double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
     std::string line = "progress: " + std::to_string(stats_.events) + " events, " +

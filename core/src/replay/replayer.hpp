@@ -77,6 +77,7 @@ private:
     ReplayStats& stats_;
     uint64_t repullQueriesCounted_ = 0;
     std::chrono::steady_clock::time_point lastProgress_;
+    uint64_t eventsAtLastProgress_ = 0;
     std::chrono::steady_clock::time_point lastStateAt_;
     PollSchedule poll_;
     bool warnedHoldingTooMuch_ = false;

@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <vector>
 
 #include "engine/fake_database.hpp"
+#include "replay/backoff.hpp"
+#include "replay/poll_schedule.hpp"
 
 using tapdiffgen::testing::FakeSetup;
 using tapdiffgen::testing::runTap;
@@ -67,4 +70,28 @@ TEST_CASE("the summary counts every attempt of the run, not only the last") {
     CHECK(run.stderrText.find(R"(METRIC: {"type":"counter","metric":"record_count","value":)" +
                               std::to_string(run.records("t0").size()) +
                               R"(,"tags":{"stream":"t0"}})") != std::string::npos);
+}
+
+TEST_CASE("reconnect waits double up to their bound, and progress gives the attempts back") {
+    tapdiffgen::core::Backoff backoff(4, 5);
+    std::vector<int64_t> waits;
+    while (auto wait = backoff.nextWait()) waits.push_back(wait->count());
+    CHECK(waits == std::vector<int64_t>{1, 2, 4, 5});
+    CHECK(backoff.attempt() == 4);
+    backoff.reset();
+    auto again = backoff.nextWait();
+    REQUIRE(again);
+    CHECK(again->count() == 1);
+}
+
+TEST_CASE("a following run polls soon after events and backs off to poll_interval_seconds") {
+    using Seconds = tapdiffgen::core::PollSchedule::Seconds;
+    tapdiffgen::core::PollSchedule poll(Seconds(1));
+    CHECK(poll.nextWait() == Seconds(0.01));
+    for (int i = 0; i < 20; ++i) poll.afterRead(false);
+    CHECK(poll.nextWait() == Seconds(1));
+    poll.afterRead(true);
+    CHECK(poll.nextWait() == Seconds(0.01));
+    poll.afterRead(false);
+    CHECK(poll.nextWait() == Seconds(0.02));
 }
