@@ -125,8 +125,9 @@ std::vector<SettingSpec> buildSettingSpecs() {
             .defaultJson("30")
             .minimum(0),
         Spec("reconnect_attempts", "integer",
-             "Times a lost database connection is re-established before the run "
-             "fails.")
+             "Times in a row a lost database connection is re-established before the "
+             "run fails; a reconnected session that reads the log again gives the attempts "
+             "back.")
             .defaultJson("5")
             .minimum(0),
         Spec("reconnect_max_wait_seconds", "integer",

@@ -443,7 +443,7 @@ typedef struct TdgDriver {
                                  void* const* sink_contexts, TdgError* error);
 
     /**
-     * Optional, appended to 1 (0.2.0): wait until a change may have been committed to the
+     * Optional, appended to 1 (0.1.0): wait until a change may have been committed to the
      * diffgen log, or until timeout_ms milliseconds have passed, whichever is first. A
      * following run calls it instead of sleeping between two reads at the log's head, so that
      * it reads again as soon as the database signals a commit (PostgreSQL: a LISTEN on the
