@@ -69,6 +69,9 @@ std::vector<PendingRange> HorizonTracker::takeFinal() {
         pending_.pop_front();
         const PendingRange& range = done.back();
         heldIds_ -= range.seenIds.size();
+        log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
+                   "] are final after " + std::to_string(checks_) +
+                   " horizon checks; reading them again");
         if (range.from <= finalThrough_ && range.to > finalThrough_) finalThrough_ = range.to;
     }
     return done;

@@ -47,13 +47,14 @@ struct Options {
     double pollInterval = 1;
     std::string tap;
     std::string tapLog = "/dev/null";
+    std::string logLevel = "info";
 };
 
 [[noreturn]] void usage(const std::string& problem) {
-    std::cerr
-        << "latency_bench: " << problem << "\n"
-        << "usage: latency_bench --tap PATH [--dialect postgres|mysql|sqlite] [--rate N]\n"
-        << "       [--seconds S] [--hold S] [--notify] [--poll-interval S] [--tap-log FILE]\n";
+    std::cerr << "latency_bench: " << problem << "\n"
+              << "usage: latency_bench --tap PATH [--dialect postgres|mysql|sqlite] [--rate N]\n"
+              << "       [--seconds S] [--hold S] [--notify] [--poll-interval S] [--tap-log FILE]\n"
+              << "       [--log-level debug|info|warning|error]\n";
     std::exit(2);
 }
 
@@ -81,6 +82,8 @@ Options parseOptions(int argc, char** argv) {
             options.tap = value();
         } else if (flag == "--tap-log") {
             options.tapLog = value();
+        } else if (flag == "--log-level") {
+            options.logLevel = value();
         } else {
             usage("unknown option " + flag);
         }
@@ -310,8 +313,8 @@ int run(const Options& options) {
     const std::string channel = "bench_latency_changes";
     std::unique_ptr<Database> database = openDatabase(options, channel);
     std::ostringstream extra;
-    extra << R"("follow":true,"poll_interval_seconds":)" << options.pollInterval
-          << R"(,"max_run_seconds":)"
+    extra << R"("log_level":")" << options.logLevel << R"(","follow":true,)"
+          << R"("poll_interval_seconds":)" << options.pollInterval << R"(,"max_run_seconds":)"
           << static_cast<int64_t>(options.seconds + options.holdSeconds + 120);
     if (options.notify) extra << R"(,"notify_channel":")" << channel << '"';
     FollowingTap tap(options.tap, database->config(extra.str()), options.tapLog);
