@@ -31,17 +31,24 @@ bool HorizonTracker::joinsPending(int64_t from, const std::vector<size_t>& strea
 void HorizonTracker::addPending(PendingRange range, bool final) {
     const bool joins = joinsPending(range.from, range.streams);
     if (final && !joins) return;
-    heldIds_ += range.seenIds.size();
     if (joins) {
         PendingRange& newest = pending_.back();
         newest.to = range.to;
-        newest.seenIds.insert(newest.seenIds.end(), range.seenIds.begin(), range.seenIds.end());
-        if (!final) {
-            newest.mark = range.mark;
-            newest.readAt = range.readAt;
+        if (final) return;
+        auto& parts = newest.gappedParts;
+        if (!parts.empty() && parts.back().second == range.from) {
+            parts.back().second = range.to;
+        } else {
+            parts.emplace_back(range.from, range.to);
         }
+        heldIds_ += range.seenIds.size();
+        newest.seenIds.insert(newest.seenIds.end(), range.seenIds.begin(), range.seenIds.end());
+        newest.mark = range.mark;
+        newest.readAt = range.readAt;
         return;
     }
+    if (range.gappedParts.empty()) range.gappedParts.emplace_back(range.from, range.to);
+    heldIds_ += range.seenIds.size();
     log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
                "] have gaps that may still be filled by running transactions; holding the "
                "bookmark at " +

@@ -12,15 +12,18 @@
 //
 // A range read right after the newest pending one, for the same streams, joins it instead of
 // queueing behind it, so a transaction held open for minutes costs one range whatever the
-// number of pages read meanwhile. The joined range takes the newer mark when the newer part
-// has gaps: everything in flight when the older mark was taken has either ended or is still
-// in flight at the newer mark. Memory then grows with the ids seen, which heldIds() counts.
+// number of pages read meanwhile. A joining part with gaps is kept to be read again, with the
+// ids already emitted from it, and the joined range takes its newer mark: everything in flight
+// when the older mark was taken has either ended or is still in flight at the newer mark. A
+// joining part without gaps only moves the range's end. Memory grows with the ids of the
+// parts with gaps, which heldIds() counts.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
@@ -31,7 +34,10 @@ struct PendingRange {
     int64_t from = 0;  // exclusive
     int64_t to = 0;    // inclusive
     std::vector<size_t> streams;
-    std::vector<int64_t> seenIds;  // ascending ids already emitted from this range
+    std::vector<int64_t> seenIds;  // ascending ids already emitted from the parts below
+    /// The parts of (from, to] that had gaps, to read again once final; the parts between
+    /// them were final when read (empty: the whole range).
+    std::vector<std::pair<int64_t, int64_t>> gappedParts;
     TdgHorizonMark mark{};
     std::chrono::steady_clock::time_point readAt;
 };

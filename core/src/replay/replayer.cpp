@@ -223,8 +223,10 @@ void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, co
     range.from = from;
     range.to = readThrough;
     range.streams = active;
-    range.seenIds.reserve(page.size());
-    for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    if (!final) {
+        range.seenIds.reserve(page.size());
+        for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    }
     range.mark = page.mark();
     range.readAt = std::chrono::steady_clock::now();
     horizon_.addPending(std::move(range), final);
@@ -238,15 +240,17 @@ void Replayer::drainFinalRanges() {
 void Replayer::emitLateEvents(const PendingRange& range) {
     const std::vector<bool> accept = acceptMask(range.streams);
     const std::vector<std::string> names = tableNames(range.streams);
-    int64_t after = range.from;
-    while (after < range.to) {
-        EventPage page = connection_.readDiffgenPage(options_.diffgen, after, range.to,
-                                                     options_.pageSize, names);
-        ++stats_.diffgenQueries;
-        if (page.empty()) break;
-        emitPlan(page, accept, &range.seenIds, true);
-        after = page[page.size() - 1].id;
-        if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+    for (const auto& [from, to] : range.gappedParts) {
+        int64_t after = from;
+        while (after < to) {
+            EventPage page =
+                connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
+            ++stats_.diffgenQueries;
+            if (page.empty()) break;
+            emitPlan(page, accept, &range.seenIds, true);
+            after = page[page.size() - 1].id;
+            if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+        }
     }
 }
 
