@@ -205,7 +205,8 @@ void writesStateWhileIdle(const DatabaseEnv& env, const std::string& prefix) {
                                                     R"("max_run_seconds":60)")});
     REQUIRE(waitForOutput(process, atHead));
     const size_t statesAtHead = outputSoFar(process).messages("STATE").size();
-    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+    // A STATE each second: at least three in 4.5 s, also on a loaded machine.
+    std::this_thread::sleep_for(std::chrono::milliseconds(4500));
     const size_t statesLater = outputSoFar(process).messages("STATE").size();
     process.signal(SIGTERM);
     TapRun run = process.wait();
@@ -250,9 +251,9 @@ void limitHoldsAcrossAReconnect(const DatabaseEnv& env, const std::string& prefi
     CHECK(run.stderrText.find("connection lost") != std::string::npos);
     CHECK(run.stderrText.find("(" + reason + ")") != std::string::npos);
     // A clock restarted by the reconnect (at about 2.7 s) would end the run after
-    // 2.7 + limitSeconds.
+    // 2.7 + limitSeconds; the margin is for start-up and exit on a loaded machine.
     CHECK(seconds >= limitSeconds);
-    CHECK(seconds < limitSeconds + 1.0);
+    CHECK(seconds < limitSeconds + 1.5);
 }
 
 // With notify_channel and the documented trigger, a commit wakes the tap although its poll
