@@ -63,3 +63,19 @@ $$;
 -- Where sales.invoices and billing.invoices are both journalled:
 --   CREATE TRIGGER invoices_diffgen AFTER INSERT OR UPDATE OR DELETE ON sales.invoices
 --       FOR EACH ROW EXECUTE FUNCTION diffgen_journal('id', 'qualified');
+
+-- Optional, for `follow` with `notify_channel`: wakes a following tap the moment a change
+-- commits instead of at its next poll. The trigger is on diffgen itself and per statement, and
+-- PostgreSQL folds identical notifications of one transaction into one, delivered at commit:
+-- one pg_notify per transaction, however many rows it journals. The argument is the channel.
+CREATE OR REPLACE FUNCTION diffgen_notify() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify(TG_ARGV[0], '');
+    RETURN NULL;
+END
+$$;
+
+-- To use it (here with the channel diffgen_changes, the tap's "notify_channel"):
+--   CREATE TRIGGER diffgen_notify AFTER INSERT ON diffgen
+--       FOR EACH STATEMENT EXECUTE FUNCTION diffgen_notify('diffgen_changes');

@@ -14,7 +14,12 @@ PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options, sdk::HostLog 
                          sdk::EventPage& page) { readDiffgenPagePlain(session_, request, page); },
                   [this](const sdk::PageRequest& request, sdk::EventPage& page) {
                       postgres::readDiffgenPage(session_, request, page);
-                  }) {}
+                  }),
+      listener_(session_, options.get("notify_channel")) {}
+
+std::optional<bool> PostgresDriver::waitForChangeImpl(int64_t timeoutMs) {
+    return listener_.wait(timeoutMs);
+}
 
 Describer PostgresDriver::describerOf(const sdk::TableName& table) {
     return [this, &table](bool fresh) -> const TableDescription& {

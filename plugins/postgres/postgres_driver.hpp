@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "notifications.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
@@ -29,6 +30,7 @@ protected:
                            const std::vector<sdk::RowBatchBuilder*>& rows) override;
     void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
+    std::optional<bool> waitForChangeImpl(int64_t timeoutMs) override;
     void cancelImpl() override;
 
 private:
@@ -38,6 +40,7 @@ private:
     Session session_;
     sdk::TableCache<TableDescription> descriptions_;
     sdk::GaplessPageReader pageReader_;
+    ChangeListener listener_;
 };
 
 }  // namespace tapdiffgen::postgres

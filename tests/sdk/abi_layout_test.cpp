@@ -175,10 +175,11 @@ static_assert(offsetof(TdgScanRequest, reserved_) == 52);
 static_assert(offsetof(TdgScanRequest, key_columns) == 56);
 static_assert(offsetof(TdgScanRequest, column_kinds) == 64);
 
-// TdgDriver: revision 1 ends before fetch_rows_many.
+// TdgDriver: revision 1 ends before fetch_rows_many, revision 2 before wait_for_change.
 static_assert(TDG_DRIVER_SIZE_1 == 88);
 static_assert(TDG_DRIVER_SIZE_2 == 96);
-static_assert(sizeof(TdgDriver) == 96);
+static_assert(TDG_DRIVER_SIZE_3 == 104);
+static_assert(sizeof(TdgDriver) == 104);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -193,6 +194,7 @@ static_assert(offsetof(TdgDriver, scan_table) == 64);
 static_assert(offsetof(TdgDriver, check_horizon) == 72);
 static_assert(offsetof(TdgDriver, cancel) == 80);
 static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // since 2, optional
+static_assert(offsetof(TdgDriver, wait_for_change) == 96);  // since 3, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 
@@ -231,10 +233,11 @@ static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*,
 static_assert(std::is_same_v<TdgStatus, int32_t>);
 static_assert(std::is_same_v<TdgValueKind, int32_t>);
 
-TEST_CASE("the ABI version of this header is 2") {
+TEST_CASE("the ABI version of this header is 3") {
     CHECK(TDG_ABI_VERSION_1 == 1);
     CHECK(TDG_ABI_VERSION_2 == 2);
-    CHECK(TDG_ABI_VERSION == 2);
+    CHECK(TDG_ABI_VERSION_3 == 3);
+    CHECK(TDG_ABI_VERSION == 3);
     CHECK(std::strcmp(TDG_PLUGIN_INFO_SYMBOL, "tdg_plugin_info") == 0);
     CHECK(std::strcmp(TDG_DRIVER_INIT_SYMBOL, "tdg_driver_init") == 0);
 }

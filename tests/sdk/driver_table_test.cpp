@@ -1,5 +1,5 @@
 // The SDK fills the driver table as far as the host's table reaches: a host built before
-// fetch_rows_many was appended still loads a plugin built after it.
+// fetch_rows_many or wait_for_change was appended still loads a plugin built after it.
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -59,4 +59,45 @@ TEST_CASE("driver table: a table shorter than version 1 is refused") {
     TdgError error{};
     CHECK(Init::init(TDG_ABI_VERSION_1, &table, &error) == TDG_INVALID_ARGUMENT);
     if (error.release != nullptr) error.release(&error);
+}
+
+TEST_CASE("driver table: a host's table that ends before wait_for_change keeps fetch_rows_many") {
+    TdgDriver table;
+    std::memset(&table, 0xAB, sizeof(table));
+    table.struct_size = offsetof(TdgDriver, wait_for_change);
+    TdgError error{};
+    REQUIRE(Init::init(TDG_ABI_VERSION_1, &table, &error) == TDG_OK);
+    CHECK((table.fetch_rows_many != nullptr));
+    unsigned char beyond[sizeof(void*)];
+    std::memcpy(beyond, reinterpret_cast<const unsigned char*>(&table) + table.struct_size,
+                sizeof(beyond));
+    for (unsigned char byte : beyond) CHECK(byte == 0xAB);
+}
+
+TEST_CASE("driver table: wait_for_change is filled for revision 3 only") {
+    for (int32_t version : {TDG_ABI_VERSION_1, TDG_ABI_VERSION_2}) {
+        TdgDriver table{};
+        table.struct_size = sizeof(TdgDriver);
+        TdgError error{};
+        REQUIRE(Init::init(version, &table, &error) == TDG_OK);
+        CHECK(table.abi_version == version);
+        CHECK((table.wait_for_change == nullptr));
+        CHECK((table.fetch_rows_many != nullptr));
+    }
+}
+
+TEST_CASE("driver table: a driver that cannot wait answers wait_for_change NOT_IMPLEMENTED") {
+    TdgDriver table{};
+    table.struct_size = sizeof(TdgDriver);
+    TdgError error{};
+    REQUIRE(Init::init(TDG_ABI_VERSION_3, &table, &error) == TDG_OK);
+    REQUIRE((table.wait_for_change != nullptr));
+    tapdiffgen::sdk::ConnectOptions options;
+    NothingDriver driver(options);
+    tapdiffgen::sdk::IDialectDriver* base = &driver;
+    int32_t changed = 7;
+    TdgError waitError{};
+    CHECK(table.wait_for_change(reinterpret_cast<TdgConnection*>(base), 10, &changed, &waitError) ==
+          TDG_NOT_IMPLEMENTED);
+    CHECK(changed == 0);
 }

@@ -21,6 +21,7 @@ public:
     TapProcess(const std::vector<std::string>& arguments, const std::string& workingDir = "/tmp");
     ~TapProcess();
     void signal(int number) const;
+    int pid() const { return pid_; }
     /// Bytes written to stdout so far.
     std::string stdoutSoFar() const;
     /// Waits for the exit and collects the output.

@@ -1,13 +1,10 @@
 #include "cli/sync_command.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "catalog/catalog_json.hpp"
 #include "catalog/diffgen_check.hpp"
@@ -15,7 +12,7 @@
 #include "maps/stream_setup.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/plan_emitter.hpp"
-#include "replay/replayer.hpp"
+#include "replay/run.hpp"
 #include "replay/snapshot.hpp"
 #include "replay/stop_signal.hpp"
 #include "singer/json_text.hpp"
@@ -109,29 +106,6 @@ std::unique_ptr<DialectConnection> connect(const CommandLine& line, const TapCon
     return connection;
 }
 
-// Opens a new connection after a lost one; a failure that is itself retryable is reported as
-// the original loss once the attempts are used up.
-std::unique_ptr<DialectConnection> reconnect(const CommandLine& line, const TapConfig& config,
-                                             int64_t attempt, const DialectError& lost) {
-    for (;; ++attempt) {
-        try {
-            return connect(line, config);
-        } catch (const DialectError& failure) {
-            if (!failure.retryable() || attempt >= config.reconnectAttempts || stopRequested()) {
-                throw DialectError(
-                    lost.status(),
-                    std::string(lost.what()) + "; reconnecting failed: " + failure.what(),
-                    lost.sqlstate(), false);
-            }
-            const int64_t wait = std::min<int64_t>(config.reconnectMaxWaitSeconds,
-                                                   int64_t{1} << std::min<int64_t>(attempt, 20));
-            log::warning(std::string("reconnect failed: ") + failure.what() + "; next try in " +
-                         std::to_string(wait) + " s");
-            std::this_thread::sleep_for(std::chrono::seconds(wait));
-        }
-    }
-}
-
 std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     std::vector<std::string> names;
     for (const auto& table : config.tables) {
@@ -166,38 +140,6 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
             first.tombstones.push_back(all.tombstones.front());
         }
         emitter.emit(stream, first, utcNowIso());
-    }
-}
-
-// Replays; when the connection is lost, reconnects with exponential backoff (bounded by
-// reconnect_attempts and reconnect_max_wait_seconds) and resumes from the last safe STATE.
-// Records after that STATE may be emitted twice, which targets absorb by upserting on the key.
-ReplayStats replayWithReconnect(const CommandLine& line, const TapConfig& config,
-                                std::unique_ptr<DialectConnection>& connection,
-                                MessageWriter& writer, std::vector<StreamRuntime>& streams,
-                                TapState& state, const ReplayOptions& options) {
-    for (int64_t attempt = 1;; ++attempt) {
-        try {
-            Replayer replayer(*connection, writer, streams, state, options);
-            return replayer.run();
-        } catch (const DialectError& failure) {
-            if (!failure.retryable() || attempt > config.reconnectAttempts || stopRequested()) {
-                throw;
-            }
-            const int64_t wait = std::min<int64_t>(
-                config.reconnectMaxWaitSeconds, int64_t{1} << std::min<int64_t>(attempt - 1, 20));
-            log::warning(std::string("connection lost: ") + failure.what() + "; reconnecting in " +
-                         std::to_string(wait) + " s (attempt " + std::to_string(attempt) + " of " +
-                         std::to_string(config.reconnectAttempts) + ")");
-            connection.reset();
-            std::this_thread::sleep_for(std::chrono::seconds(wait));
-            connection = reconnect(line, config, attempt, failure);
-            for (auto& stream : streams) {
-                if (stream.replaying) {
-                    stream.cursor = state.bookmark(stream.definition->name).value_or(0);
-                }
-            }
-        }
     }
 }
 
@@ -253,32 +195,16 @@ int runSync(const CommandLine& line, const TapConfig& config,
     if (!state.empty()) writer.writeState(state.toJson());
 
     installStopHandlers();
-    const TableRef diffgen = TableRef::parse(config.diffgenTable);
+    Run run(
+        runOptionsFrom(config), [&] { return connect(line, config); }, writer, streams, state);
     for (auto& stream : streams) {
         auto bookmark = state.bookmark(stream.definition->name);
         stream.cursor = bookmark.value_or(0);
         if (bookmark || stream.definition->startFrom != StartFrom::Snapshot) continue;
-        SnapshotOptions snapshot{diffgen, config.pageSize, config.horizonSettleSeconds,
-                                 config.horizonWaitSeconds};
-        stream.replaying = runSnapshot(connection, writer, stream, state, snapshot);
+        stream.replaying = runSnapshot(connection, writer, stream, state, run.options().snapshot);
     }
-
-    ReplayOptions options;
-    options.diffgen = diffgen;
-    options.pageSize = config.pageSize;
-    options.skipBadEvents = config.onBadEvent == BadEventPolicy::Skip;
-    options.maxRunSeconds = config.maxRunSeconds;
-    options.horizonSettleSeconds = config.horizonSettleSeconds;
-    options.horizonWaitSeconds = config.horizonWaitSeconds;
-    ReplayStats stats = replayWithReconnect(line, config, owned, writer, streams, state, options);
-    std::ostringstream summary;
-    summary << "sync done: " << stats.events << " events, " << stats.records << " records, "
-            << stats.diffgenQueries << " diffgen queries, " << stats.repullQueries
-            << " re-pull queries in " << stats.seconds << " s";
-    if (!stats.stopReason.empty()) summary << " (" << stats.stopReason << ")";
-    log::info(summary.str());
-    log::info(R"(METRIC: {"type":"timer","metric":"sync_duration","value":)" +
-              std::to_string(stats.seconds) + R"(,"tags":{"status":"succeeded"}})");
+    run.replay(owned);
+    run.report();
     return 0;
 }
 

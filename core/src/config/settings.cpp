@@ -126,8 +126,9 @@ std::vector<SettingSpec> buildSettingSpecs() {
             .defaultJson("30")
             .minimum(0),
         Spec("reconnect_attempts", "integer",
-             "Times a lost database connection is re-established before the run "
-             "fails.")
+             "Times in a row a lost database connection is re-established before the "
+             "run fails; a reconnected session that reads the log again gives the attempts "
+             "back.")
             .defaultJson("5")
             .minimum(0),
         Spec("reconnect_max_wait_seconds", "integer",
@@ -154,6 +155,30 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("ssh_tunnel", "object",
              "SSH tunnel to the database through a bastion host: an object with enable, host, "
              "port, username, private_key, private_key_password and known_hosts."),
+        Spec("follow", "boolean",
+             "After reaching the head of the diffgen log, keep reading new events until "
+             "stopped, max_run_seconds or idle_exit_seconds.")
+            .defaultJson("false"),
+        Spec("idle_exit_seconds", "integer",
+             "End a follow run after this many seconds without a new event; 0 means never.")
+            .defaultJson("0")
+            .minimum(0),
+        Spec("poll_interval_seconds", "number",
+             "Longest wait, in seconds, between two reads of the log while following and "
+             "nothing wakes the tap; shorter right after new events.")
+            .defaultJson("1")
+            .minimum(0),
+        Spec("state_interval_seconds", "number",
+             "While following, write a STATE at least this often, in seconds, also when "
+             "idle, so that targets commit.")
+            .defaultJson("30")
+            .minimum(0),
+        Spec("notify_channel", "string",
+             "PostgreSQL channel to LISTEN on while following (see the optional trigger of "
+             "packaging/diffgen/postgres.sql): a notification wakes the tap at once; without "
+             "one it polls.")
+            .dialects("postgres")
+            .driverOption(),
     };
 }
 

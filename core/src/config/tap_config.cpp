@@ -386,6 +386,21 @@ void readSettings(const Object& config, TapConfig& result) {
     result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
     result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");
     readStreamMapSettings(config, result);
+    result.follow = effectiveValue(config, settingSpecs(), "follow").convert<bool>();
+    result.idleExitSeconds = integerSetting(config, "idle_exit_seconds");
+    result.pollIntervalSeconds =
+        effectiveValue(config, settingSpecs(), "poll_interval_seconds").convert<double>();
+    result.stateIntervalSeconds =
+        effectiveValue(config, settingSpecs(), "state_interval_seconds").convert<double>();
+}
+
+// A poll interval of 0 would read the log in a busy loop.
+void checkPositive(const Object& config, const std::string& name) {
+    const Var value = effectiveValue(config, settingSpecs(), name);
+    if (value.convert<double>() <= 0) {
+        fail(jsonvalue::pythonRepr(value) + " is less than or equal to the minimum of 0",
+             keyPath(kRoot, name));
+    }
 }
 
 void mergeInto(Object& target, const Object& source) {
@@ -422,6 +437,7 @@ TapConfig parseConfigObject(const Object::Ptr& config) {
     result.tables =
         readTables(*config->getArray("tables"), keyPath(kRoot, "tables"), result.warnings);
     warnUnknownKeys(*config, settingSpecs(), "setting", kRoot, result.warnings);
+    checkPositive(*config, "poll_interval_seconds");
     readSettings(*config, result);
     result.sshTunnel = readSshTunnel(*config, result.warnings);
     result.connectionOptions = connectionOptionsOf(*config);

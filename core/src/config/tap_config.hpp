@@ -64,6 +64,10 @@ struct TapConfig {
     int64_t flatteningMaxDepth = 0;
     /// batch_config as given (checked when read; empty when not set).
     Poco::Dynamic::Var batchConfig;
+    bool follow = false;
+    int64_t idleExitSeconds = 0;
+    double pollIntervalSeconds = 1;
+    double stateIntervalSeconds = 30;
     /// Every scalar setting that reaches the dialect driver, as text (numbers and booleans in
     /// JSON text form): sql_dialect, host, port (only when given), user, password, database,
     /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order

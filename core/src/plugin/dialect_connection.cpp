@@ -330,6 +330,20 @@ std::optional<bool> DialectConnection::checkHorizon(TdgHorizonMark& mark) {
     return state == TDG_HORIZON_FINAL;
 }
 
+std::optional<bool> DialectConnection::waitForChange(int64_t timeoutMs) {
+    if (plugin_->driver().wait_for_change == nullptr || cannotWait_) return std::nullopt;
+    int32_t changed = 0;
+    ErrorGuard guard;
+    TdgStatus status =
+        plugin_->driver().wait_for_change(connection_, timeoutMs, &changed, &guard.error);
+    if (status == TDG_NOT_IMPLEMENTED) {
+        cannotWait_ = true;
+        return std::nullopt;
+    }
+    check(status, guard.error, "wait_for_change");
+    return changed != 0;
+}
+
 void DialectConnection::cancel() {
     if (plugin_->driver().cancel == nullptr || connection_ == nullptr) return;
     ErrorGuard guard;

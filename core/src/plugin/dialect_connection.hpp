@@ -135,6 +135,9 @@ public:
     bool acceptsCompositeKeys() const;
     /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).
     std::optional<bool> checkHorizon(TdgHorizonMark& mark);
+    /// Waits up to timeoutMs for the database to signal a commit: whether one came; nullopt
+    /// when the plugin cannot wait (no wait_for_change, or NOT_IMPLEMENTED), so poll instead.
+    std::optional<bool> waitForChange(int64_t timeoutMs);
     /// Thread-safe: interrupts the running call, best effort.
     void cancel();
     /// Keeps `transport` (the SSH tunnel the connection runs through) until the plugin's
@@ -148,6 +151,7 @@ private:
     TdgConnection* connection_ = nullptr;
     LogFunction log_;
     std::shared_ptr<void> transport_;  // released after close(), in the destructor's epilogue
+    bool cannotWait_ = false;
 
     [[noreturn]] void fail(TdgStatus status, TdgError& error, const std::string& context);
     void check(TdgStatus status, TdgError& error, const std::string& context);

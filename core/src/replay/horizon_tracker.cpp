@@ -24,7 +24,31 @@ void HorizonTracker::noteFinal(int64_t from, int64_t to) {
     if (from <= finalThrough_ && to > finalThrough_) finalThrough_ = to;
 }
 
-void HorizonTracker::addPending(PendingRange range) {
+bool HorizonTracker::joinsPending(int64_t from, const std::vector<size_t>& streams) const {
+    return !pending_.empty() && pending_.back().to == from && pending_.back().streams == streams;
+}
+
+void HorizonTracker::addPending(PendingRange range, bool final) {
+    const bool joins = joinsPending(range.from, range.streams);
+    if (final && !joins) return;
+    if (joins) {
+        PendingRange& newest = pending_.back();
+        newest.to = range.to;
+        if (final) return;
+        auto& parts = newest.gappedParts;
+        if (!parts.empty() && parts.back().second == range.from) {
+            parts.back().second = range.to;
+        } else {
+            parts.emplace_back(range.from, range.to);
+        }
+        heldIds_ += range.seenIds.size();
+        newest.seenIds.insert(newest.seenIds.end(), range.seenIds.begin(), range.seenIds.end());
+        newest.mark = range.mark;
+        newest.readAt = range.readAt;
+        return;
+    }
+    if (range.gappedParts.empty()) range.gappedParts.emplace_back(range.from, range.to);
+    heldIds_ += range.seenIds.size();
     log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
                "] have gaps that may still be filled by running transactions; holding the "
                "bookmark at " +
@@ -51,6 +75,10 @@ std::vector<PendingRange> HorizonTracker::takeFinal() {
         done.push_back(std::move(pending_.front()));
         pending_.pop_front();
         const PendingRange& range = done.back();
+        heldIds_ -= range.seenIds.size();
+        log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
+                   "] are final after " + std::to_string(checks_) +
+                   " horizon checks; reading them again");
         if (range.from <= finalThrough_ && range.to > finalThrough_) finalThrough_ = range.to;
     }
     return done;

@@ -9,12 +9,21 @@
 //     (or, for a driver that cannot tell, until horizon_settle_seconds have passed).
 // A pending range holds the bookmarks of its streams at its lower end. Once final, the range is
 // read again and the events that committed late are emitted (the caller does that).
+//
+// A range read right after the newest pending one, for the same streams, joins it instead of
+// queueing behind it, so a transaction held open for minutes costs one range whatever the
+// number of pages read meanwhile. A joining part with gaps is kept to be read again, with the
+// ids already emitted from it, and the joined range takes its newer mark: everything in flight
+// when the older mark was taken has either ended or is still in flight at the newer mark. A
+// joining part without gaps only moves the range's end. Memory grows with the ids of the
+// parts with gaps, which heldIds() counts.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
@@ -25,7 +34,10 @@ struct PendingRange {
     int64_t from = 0;  // exclusive
     int64_t to = 0;    // inclusive
     std::vector<size_t> streams;
-    std::vector<int64_t> seenIds;  // ascending ids already emitted from this range
+    std::vector<int64_t> seenIds;  // ascending ids already emitted from the parts below
+    /// The parts of (from, to] that had gaps, to read again once final; the parts between
+    /// them were final when read (empty: the whole range).
+    std::vector<std::pair<int64_t, int64_t>> gappedParts;
     TdgHorizonMark mark{};
     std::chrono::steady_clock::time_point readAt;
 };
@@ -39,8 +51,14 @@ public:
     void noteFinal(int64_t from, int64_t to);
     bool isFinalThrough(int64_t id) const { return id <= finalThrough_; }
 
-    void addPending(PendingRange range);
+    /// Queues `range`, or joins it to the newest pending range when it follows on from it.
+    /// final: the range's own ids are all final (it is kept only to join the one before).
+    void addPending(PendingRange range, bool final = false);
+    /// Whether a range over (from, ...] for `streams` would join the newest pending range.
+    bool joinsPending(int64_t from, const std::vector<size_t>& streams) const;
     size_t pendingCount() const { return pending_.size(); }
+    /// The ids kept to recognise already emitted events when pending ranges are read again.
+    size_t heldIds() const { return heldIds_; }
 
     /// Asks about the oldest pending ranges, in order, and returns those that are now final.
     std::vector<PendingRange> takeFinal();
@@ -55,6 +73,7 @@ private:
     std::chrono::duration<double> settle_;
     int64_t finalThrough_;
     std::deque<PendingRange> pending_;
+    size_t heldIds_ = 0;
     bool driverCannotTell_ = false;
     uint64_t checks_ = 0;
 

@@ -7,6 +7,7 @@
 #include "replay/page_plan.hpp"
 #include "replay/stop_signal.hpp"
 #include "singer/json_text.hpp"
+#include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
@@ -23,44 +24,52 @@ int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>&
 }  // namespace
 
 Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
-                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options)
+                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
+                   RunClock& clock, ReplayStats& stats)
     : connection_(connection),
       writer_(writer),
       streams_(streams),
       state_(state),
       options_(std::move(options)),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
-      emitter_(connection, writer, options_.keysPerFetch) {
+      emitter_(connection, writer, options_.keysPerFetch),
+      clock_(clock),
+      stats_(stats),
+      poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)) {
     for (size_t i = 0; i < streams_.size(); ++i) {
         streamOfTable_[streams_[i].definition->journalName] = i;
         rules_.push_back(streams_[i].keyRule);
     }
 }
 
-ReplayStats Replayer::run() {
-    started_ = lastProgress_ = std::chrono::steady_clock::now();
+void Replayer::run() {
+    lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now();
     bool drained = false;
     while (!drained) {
-        if (stopRequested()) {
-            stats_.stopReason = std::string("stopped by ") + stopSignalName();
-            break;
-        }
-        if (timeIsUp()) {
-            stats_.stopReason = "max_run_seconds reached";
-            break;
-        }
-        if (horizon_.pendingCount() >= options_.maxPendingRanges) {
+        if (clock_.shouldStop()) break;
+        if (options_.follow && holdsTooMuch()) {
+            if (!waitWhileHoldingTooMuch()) break;
+        } else if (holdsTooMuch()) {
             waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
-            if (horizon_.pendingCount() >= options_.maxPendingRanges) {
-                stats_.stopReason = "transactions still hold diffgen ids after " +
-                                    std::to_string(options_.horizonWaitSeconds) + " s";
+            if (clock_.shouldStop()) break;
+            if (holdsTooMuch()) {
+                clock_.stop("transactions still hold diffgen ids after " +
+                            std::to_string(options_.horizonWaitSeconds) + " s");
                 break;
             }
         }
-        drained = !readNextPage();
+        const uint64_t eventsBefore = stats_.events;
+        const bool more = readNextPage();
         drainFinalRanges();
         writeState();
         reportProgress(false);
+        poll_.afterRead(stats_.events > eventsBefore);
+        if (more) continue;
+        if (!options_.follow) {
+            drained = true;
+        } else {
+            waitForNewEvents();
+        }
     }
     if (drained && horizon_.pendingCount() > 0) {
         waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
@@ -72,10 +81,76 @@ ReplayStats Replayer::run() {
         }
     }
     writeState();
-    stats_.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     reportProgress(true);
-    return stats_;
+}
+
+// At the log's head: waits for the next read, writing a STATE now and then meanwhile.
+void Replayer::waitForNewEvents() {
+    // Records whose STATE is held back by a pending range must not wait in the buffer.
+    writer_.flush();
+    keepStateFresh();
+    const auto stateDue =
+        lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(options_.stateIntervalSeconds));
+    const std::chrono::duration<double> untilState = stateDue - std::chrono::steady_clock::now();
+    // A driver that is told of commits wakes the run; the wait can then last the whole
+    // interval. Otherwise the run sleeps by the poll schedule.
+    if (!waitForSignal(
+            std::min(std::chrono::duration<double>(options_.pollIntervalSeconds), untilState))) {
+        clock_.sleepFor(std::min(poll_.nextWait(), untilState));
+    }
+    keepStateFresh();
+}
+
+// Waits in slices, so that a stop signal or a time limit is seen soon; false when the driver
+// cannot wait.
+bool Replayer::waitForSignal(std::chrono::duration<double> budget) {
+    constexpr std::chrono::milliseconds kSlice{250};
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+    do {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            until - std::chrono::steady_clock::now());
+        std::optional<bool> changed =
+            connection_.waitForChange(std::max<int64_t>(0, std::min(left, kSlice).count()));
+        if (!changed) return false;
+        if (*changed) return true;
+    } while (!clock_.shouldStop() && std::chrono::steady_clock::now() < until);
+    return true;
+}
+
+void Replayer::keepStateFresh() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastStateAt_ < std::chrono::duration<double>(options_.stateIntervalSeconds)) return;
+    writer_.repeatState();
+    lastStateAt_ = now;
+}
+
+// Following, with as many held ids as memory allows: reads no further until transactions end
+// (never dropping an id). Returns false when the run must end meanwhile.
+bool Replayer::waitWhileHoldingTooMuch() {
+    if (!warnedHoldingTooMuch_) {
+        log::warning(std::to_string(horizon_.pendingCount()) + " id ranges with " +
+                     std::to_string(horizon_.heldIds()) +
+                     " ids are held by transactions that may still commit diffgen ids; reading "
+                     "pauses until they end");
+        warnedHoldingTooMuch_ = true;
+    }
+    while (holdsTooMuch()) {
+        if (!clock_.sleepFor(std::chrono::duration<double>(options_.pollIntervalSeconds))) {
+            return false;
+        }
+        drainFinalRanges();
+        writeState();
+        keepStateFresh();
+    }
+    warnedHoldingTooMuch_ = false;
+    return true;
+}
+
+bool Replayer::holdsTooMuch() const {
+    return horizon_.pendingCount() >= options_.maxPendingRanges ||
+           horizon_.heldIds() >= options_.maxHeldIds;
 }
 
 // Reads and emits one page; returns false when every stream is at the log's head.
@@ -99,6 +174,7 @@ bool Replayer::readNextPage() {
                                                  journalNames(active));
     ++stats_.diffgenQueries;
     stats_.events += page.size();
+    if (!page.empty()) clock_.noteActivity();
     emitPlan(page, acceptMask(active), nullptr, false);
 
     const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
@@ -128,7 +204,8 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
     }
     emitter_.emit(parts, timeExtracted);
     stats_.records += emitter_.counters().records - recordsBefore;
-    stats_.repullQueries = emitter_.counters().repullQueries;
+    stats_.repullQueries += emitter_.counters().repullQueries - repullQueriesCounted_;
+    repullQueriesCounted_ = emitter_.counters().repullQueries;
 }
 
 // Decides whether the ids just read over (from, readThrough] can still change.
@@ -139,19 +216,20 @@ void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, co
         page.empty() ? from == lastId : page.rangeRowCount() == lastId - from;
     const bool headPartFinal = eventsGapless || horizon_.isFinalThrough(lastId);
     const bool tailPartFinal = readThrough == lastId || horizon_.isFinalThrough(readThrough);
-    if (headPartFinal && tailPartFinal) {
-        horizon_.noteFinal(from, readThrough);
-        return;
-    }
+    const bool final = headPartFinal && tailPartFinal;
+    if (final) horizon_.noteFinal(from, readThrough);
+    if (final && !horizon_.joinsPending(from, active)) return;
     PendingRange range;
     range.from = from;
     range.to = readThrough;
     range.streams = active;
-    range.seenIds.reserve(page.size());
-    for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    if (!final) {
+        range.seenIds.reserve(page.size());
+        for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    }
     range.mark = page.mark();
     range.readAt = std::chrono::steady_clock::now();
-    horizon_.addPending(std::move(range));
+    horizon_.addPending(std::move(range), final);
 }
 
 void Replayer::drainFinalRanges() {
@@ -162,15 +240,17 @@ void Replayer::drainFinalRanges() {
 void Replayer::emitLateEvents(const PendingRange& range) {
     const std::vector<bool> accept = acceptMask(range.streams);
     const std::vector<std::string> names = journalNames(range.streams);
-    int64_t after = range.from;
-    while (after < range.to) {
-        EventPage page = connection_.readDiffgenPage(options_.diffgen, after, range.to,
-                                                     options_.pageSize, names);
-        ++stats_.diffgenQueries;
-        if (page.empty()) break;
-        emitPlan(page, accept, &range.seenIds, true);
-        after = page[page.size() - 1].id;
-        if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+    for (const auto& [from, to] : range.gappedParts) {
+        int64_t after = from;
+        while (after < to) {
+            EventPage page =
+                connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
+            ++stats_.diffgenQueries;
+            if (page.empty()) break;
+            emitPlan(page, accept, &range.seenIds, true);
+            after = page[page.size() - 1].id;
+            if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+        }
     }
 }
 
@@ -178,9 +258,8 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
     auto deadline = std::chrono::steady_clock::now() + budget;
     log::info("waiting up to " + std::to_string(static_cast<int>(budget.count())) +
               " s for transactions that may still commit diffgen ids");
-    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline &&
-           !stopRequested()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
+        if (!clock_.sleepFor(std::chrono::milliseconds(200))) break;
         drainFinalRanges();
         writeState();
     }
@@ -196,13 +275,7 @@ void Replayer::writeState() {
         int64_t previous = state_.bookmark(stream.definition->name).value_or(0);
         state_.setBookmark(stream.definition->name, std::max(previous, safe));
     }
-    writer_.writeState(state_.toJson());
-}
-
-bool Replayer::timeIsUp() const {
-    if (options_.maxRunSeconds <= 0) return false;
-    return std::chrono::steady_clock::now() - started_ >=
-           std::chrono::seconds(options_.maxRunSeconds);
+    if (writer_.writeState(state_.toJson())) lastStateAt_ = std::chrono::steady_clock::now();
 }
 
 void Replayer::reportProgress(bool force) {
@@ -211,8 +284,11 @@ void Replayer::reportProgress(bool force) {
         now - lastProgress_ < std::chrono::duration<double>(options_.progressIntervalSeconds)) {
         return;
     }
+    // An idle following run reports nothing new, and its lag query would double its cost.
+    if (!force && options_.follow && stats_.events == eventsAtLastProgress_) return;
     lastProgress_ = now;
-    double elapsed = std::chrono::duration<double>(now - started_).count();
+    eventsAtLastProgress_ = stats_.events;
+    double elapsed = clock_.elapsedSeconds();
     double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
     std::string line = "progress: " + std::to_string(stats_.events) + " events, " +
                        std::to_string(stats_.records) + " records, " +
@@ -220,12 +296,8 @@ void Replayer::reportProgress(bool force) {
     if (!force) line += ", " + lagText();
     log::info(line);
     for (const auto& stream : streams_) {
-        std::string metric = R"(METRIC: {"type":"counter","metric":"record_count","value":)";
-        appendInt64(metric, static_cast<int64_t>(stream.recordCount));
-        metric += R"(,"tags":{"stream":)";
-        appendJsonString(metric, stream.definition->name);
-        metric += "}}";
-        log::info(metric);
+        log::info(counterMetricLine("record_count", static_cast<int64_t>(stream.recordCount),
+                                    {{"stream", stream.definition->name}}));
     }
 }
 

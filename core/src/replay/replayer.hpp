@@ -17,6 +17,8 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
 #include "replay/plan_emitter.hpp"
+#include "replay/poll_schedule.hpp"
+#include "replay/run_clock.hpp"
 #include "replay/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
 #include "state/tap_state.hpp"
@@ -27,32 +29,39 @@ struct ReplayOptions {
     TableRef diffgen;
     int64_t pageSize = 10000;
     bool skipBadEvents = false;
-    int64_t maxRunSeconds = 0;  // 0: no limit
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
     size_t maxPendingRanges = 16;
+    /// Ids of pending ranges kept for deduplication (8 bytes each) before reading stops.
+    size_t maxHeldIds = 1000000;
     int64_t keysPerFetch = 10000;
     double progressIntervalSeconds = 10;
+    /// After the log's head, keep reading new events until the run's clock says stop.
+    bool follow = false;
+    double pollIntervalSeconds = 1;
+    double stateIntervalSeconds = 30;
 };
 
+/// Counts over the whole run, across reconnects (each Replayer adds to them).
 struct ReplayStats {
     uint64_t events = 0;
     uint64_t records = 0;
     uint64_t diffgenQueries = 0;
     uint64_t repullQueries = 0;
     uint64_t lateEvents = 0;
-    double seconds = 0;
-    std::string stopReason;  // empty when the log was drained
 };
 
+/// The replay over one connection; a reconnect makes a new one, while the clock and the
+/// counters, which belong to the run, carry on.
 class Replayer {
 public:
     Replayer(DialectConnection& connection, MessageWriter& writer,
-             std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options);
+             std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
+             RunClock& clock, ReplayStats& stats);
 
-    /// Runs until the log is drained, a stop is asked for, or the time limit is reached.
+    /// Runs until the log is drained or the clock says stop (its stopReason() says why).
     /// Writes STATE after every page whose bookmarks changed and once at the end.
-    ReplayStats run();
+    void run();
 
 private:
     DialectConnection& connection_;
@@ -64,9 +73,14 @@ private:
     PlanEmitter emitter_;
     TableStreams streamOfTable_;
     std::vector<StreamKeyRule> rules_;
-    ReplayStats stats_;
-    std::chrono::steady_clock::time_point started_;
+    RunClock& clock_;
+    ReplayStats& stats_;
+    uint64_t repullQueriesCounted_ = 0;
     std::chrono::steady_clock::time_point lastProgress_;
+    uint64_t eventsAtLastProgress_ = 0;
+    std::chrono::steady_clock::time_point lastStateAt_;
+    PollSchedule poll_;
+    bool warnedHoldingTooMuch_ = false;
 
     bool readNextPage();
     void emitPlan(const EventPage& page, const std::vector<bool>& accept,
@@ -75,9 +89,13 @@ private:
                      const std::vector<size_t>& active);
     void emitLateEvents(const PendingRange& range);
     void drainFinalRanges();
+    bool holdsTooMuch() const;
+    bool waitWhileHoldingTooMuch();
+    void waitForNewEvents();
+    bool waitForSignal(std::chrono::duration<double> budget);
+    void keepStateFresh();
     void waitForPendingRanges(std::chrono::duration<double> budget);
     void writeState();
-    bool timeIsUp() const;
     void reportProgress(bool force);
     std::string lagText();
     std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;

@@ -57,13 +57,20 @@ void MessageWriter::endRecord(std::string_view timeExtracted) {
     maybeFlush();
 }
 
-void MessageWriter::writeState(const std::string& valueJson) {
-    if (valueJson == lastState_) return;
+bool MessageWriter::writeState(const std::string& valueJson) {
+    if (valueJson == lastState_) return false;
+    lastState_ = valueJson;
+    repeatState();
+    return true;
+}
+
+void MessageWriter::repeatState() {
+    if (lastState_.empty()) return;
+    // A STATE covers every record before it: their BATCH files are closed and announced first.
     if (batch_) batch_->closeAll(buffer_);
     buffer_ += R"({"type":"STATE","value":)";
-    buffer_ += valueJson;
+    buffer_ += lastState_;
     buffer_ += "}\n";
-    lastState_ = valueJson;
     flush();
 }
 

@@ -28,8 +28,11 @@ public:
     void endRecord(std::string_view timeExtracted);
 
     /// Writes {"type":"STATE","value":<valueJson>} and flushes; a STATE identical to the
-    /// previous one is not repeated.
-    void writeState(const std::string& valueJson);
+    /// previous one is not repeated. Returns whether it wrote one.
+    bool writeState(const std::string& valueJson);
+    /// Writes the last STATE again (a target that commits on STATE needs one now and then even
+    /// when nothing changed); nothing before the first.
+    void repeatState();
     const std::string& lastState() const { return lastState_; }
 
     void flush();

@@ -52,11 +52,13 @@ extern "C" {
  * size it filled, and a consumer reads a field only when struct_size covers it.
  *   1  the first revision.
  *   2  composite keys and column kinds in fetch and scan requests; fetch_rows_many.
+ *   3  wait_for_change (a following run woken by the database instead of polling).
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
+#define TDG_ABI_VERSION_3 3
 /** The newest ABI version this header describes. */
-#define TDG_ABI_VERSION TDG_ABI_VERSION_2
+#define TDG_ABI_VERSION TDG_ABI_VERSION_3
 
 /** Names of the two symbols every plugin exports. */
 #define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
@@ -520,10 +522,31 @@ typedef struct TdgDriver {
     TdgStatus (*fetch_rows_many)(TdgConnection* connection, const TdgFetchRequest* requests,
                                  int64_t num_requests, const TdgBatchSink* sinks,
                                  void* const* sink_contexts, TdgError* error);
+
+    /* ---- since 3, optional: NULL, or beyond the host's struct_size, means absent -------- */
+
+    /**
+     * Optional, since 3: wait until a change may have been committed to the
+     * diffgen log, or until timeout_ms milliseconds have passed, whichever is first. A
+     * following run calls it instead of sleeping between two reads at the log's head, so that
+     * it reads again as soon as the database signals a commit (PostgreSQL: a LISTEN on the
+     * configured notify_channel).
+     *   [in]  timeout_ms: at most this long, >= 0 (0: only look at what already arrived)
+     *   [out] out_changed: 1 when a signal arrived (possibly also for an earlier change already
+     *         read: the host simply reads again), 0 on time-out; also 0 when a signal
+     *         interrupted the wait (EINTR), so that the host can look at its stop flag
+     * Nothing is allocated; on failure (the connection was lost) *error is set as for any
+     * call and the host reconnects as usual. Returns TDG_NOT_IMPLEMENTED when this connection
+     * has nothing to wait on (no channel configured): the host then polls, sleeping between
+     * reads, as it does when the member is NULL or beyond the host's struct_size.
+     */
+    TdgStatus (*wait_for_change)(TdgConnection* connection, int64_t timeout_ms,
+                                 int32_t* out_changed, TdgError* error);
 } TdgDriver;
 
 #define TDG_DRIVER_SIZE_1 offsetof(TdgDriver, fetch_rows_many)
-#define TDG_DRIVER_SIZE_2 sizeof(TdgDriver)
+#define TDG_DRIVER_SIZE_2 offsetof(TdgDriver, wait_for_change)
+#define TDG_DRIVER_SIZE_3 sizeof(TdgDriver)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Entry points (exported by the plugin with C linkage and default visibility)                 */

@@ -53,6 +53,14 @@ public:
         }
     }
 
+    /// Waits up to timeoutMs for a sign that a change was committed (TdgDriver.wait_for_change):
+    /// true when one came, false on time-out or when a signal interrupted the wait. nullopt
+    /// (the default) when the connection has nothing to wait on; the host then polls.
+    virtual std::optional<bool> waitForChange(int64_t timeoutMs) {
+        (void)timeoutMs;
+        return std::nullopt;
+    }
+
     /// Every current row of the table, in bounded memory.
     virtual void scanTable(const ScanRequest& request, RowBatchBuilder& rows) = 0;
 

@@ -62,6 +62,10 @@ public:
         beginCall();
         return checkHorizonImpl(mark, next);
     }
+    std::optional<bool> waitForChange(int64_t timeoutMs) final {
+        beginCall();
+        return waitForChangeImpl(timeoutMs);
+    }
     /// Any thread: records the request for the running call, then lets the driver interrupt
     /// its client (cancelImpl).
     void cancel() final {
@@ -90,6 +94,10 @@ protected:
     /// Default: not supported (the engine falls back to its settle time).
     virtual HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
         return IDialectDriver::checkHorizon(mark, next);
+    }
+    /// Default: nothing to wait on (nullopt); the host polls.
+    virtual std::optional<bool> waitForChangeImpl(int64_t timeoutMs) {
+        return IDialectDriver::waitForChange(timeoutMs);
     }
     /// Interrupts the client's running statement, if it can (called after the request is
     /// recorded). Default: nothing; the driver's loops look at cancelRequested().

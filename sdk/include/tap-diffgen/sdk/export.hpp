@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -167,6 +168,18 @@ struct Trampolines {
             self(connection).fetchRowsMany(typed, rows);
         });
     }
+    static TdgStatus waitForChange(TdgConnection* connection, int64_t timeoutMs,
+                                   int32_t* outChanged, TdgError* error) noexcept {
+        bool implemented = true;
+        TdgStatus status = guarded(error, [&] {
+            requireNonNull(outChanged, "out_changed");
+            *outChanged = 0;
+            std::optional<bool> changed = self(connection).waitForChange(timeoutMs);
+            implemented = changed.has_value();
+            *outChanged = changed.value_or(false) ? 1 : 0;
+        });
+        return status == TDG_OK && !implemented ? TDG_NOT_IMPLEMENTED : status;
+    }
     static TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -216,8 +229,10 @@ struct Trampolines {
             driver->scan_table = &scanTable;
             driver->check_horizon = &checkHorizon;
             driver->cancel = &cancel;
-            if (driver->struct_size >= offsetof(TdgDriver, fetch_rows_many) + sizeof(void*)) {
-                driver->fetch_rows_many = &fetchRowsMany;
+            // fetch_rows_many is filled under revision 1 too, as SDK 0.1 did (see the header).
+            if (driver->struct_size >= TDG_DRIVER_SIZE_2) driver->fetch_rows_many = &fetchRowsMany;
+            if (version >= TDG_ABI_VERSION_3 && driver->struct_size >= TDG_DRIVER_SIZE_3) {
+                driver->wait_for_change = &waitForChange;
             }
         });
     }

@@ -1,0 +1,123 @@
+// The run, not each connection, owns the clock and the counters: a reconnect neither restarts
+// max_run_seconds nor forgets what the attempts before it read.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <map>
+#include <vector>
+
+#include "engine/fake_database.hpp"
+#include "replay/backoff.hpp"
+#include "replay/poll_schedule.hpp"
+
+using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::runTap;
+
+namespace {
+
+// One table t0 with rows 1..3 and `events` update events spread over them.
+std::string database(int events, const std::string& extra) {
+    std::string json =
+        R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+        R"({"name":"v","kind":"text"}],"rows":[[1,"a"],[2,"b"],[3,"c"]]}},"diffgen":[)";
+    for (int e = 1; e <= events; ++e) {
+        if (e > 1) json += ",";
+        json +=
+            "[" + std::to_string(e) + ",\"t0\",\"" + std::to_string(e % 3 + 1) + "\",\"u\",\"ts\"]";
+    }
+    return json + "]" + extra + "}";
+}
+
+const char* kTable = R"("tables":[{"table_name":"t0","pk_column":"id"}])";
+
+// The number written just before `name` in the tap's summary line ("20 events").
+long summaryCounter(const std::string& stderrText, const std::string& name) {
+    size_t line = stderrText.find("sync done: ");
+    REQUIRE(line != std::string::npos);
+    size_t at = stderrText.find(" " + name, line);
+    REQUIRE(at != std::string::npos);
+    size_t start = stderrText.find_last_not_of("0123456789", at - 1) + 1;
+    return std::stol(stderrText.substr(start, at - start));
+}
+
+}  // namespace
+
+TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
+    // Pages of 300 ms; the second read fails and the reconnect waits 1 s, so a clock restarted
+    // by the reconnect would let the run go on until about 3.6 s.
+    FakeSetup setup(database(60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
+                    std::string(kTable) +
+                        R"(,"page_size":4,"max_run_seconds":2,"reconnect_max_wait_seconds":1)");
+    const auto started = std::chrono::steady_clock::now();
+    auto run = runTap({"--config", setup.configPath()});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(run.stderrText.find("connection lost") != std::string::npos);
+    CHECK(run.stderrText.find("(max_run_seconds reached)") != std::string::npos);
+    CHECK(seconds < 3.0);
+    CHECK(run.lastState().find(R"("replication_key_value":60)") == std::string::npos);
+}
+
+TEST_CASE("the summary counts every attempt of the run, not only the last") {
+    FakeSetup setup(database(20, R"(,"lose_connection_at_page":3)"),
+                    std::string(kTable) + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    REQUIRE(run.stderrText.find("connection lost") != std::string::npos);
+    // Pages 1 and 2 (8 events) before the loss, the other 12 after it.
+    CHECK(summaryCounter(run.stderrText, "events") == 20);
+    CHECK(summaryCounter(run.stderrText, "records") == static_cast<long>(run.records("t0").size()));
+    CHECK(run.stderrText.find(R"(METRIC: {"type":"counter","metric":"record_count","value":)" +
+                              std::to_string(run.records("t0").size()) +
+                              R"(,"tags":{"stream":"t0"}})") != std::string::npos);
+}
+
+TEST_CASE("reconnect waits double up to their bound, and progress gives the attempts back") {
+    tapdiffgen::core::Backoff backoff(4, 5);
+    std::vector<int64_t> waits;
+    while (auto wait = backoff.nextWait()) waits.push_back(wait->count());
+    CHECK(waits == std::vector<int64_t>{1, 2, 4, 5});
+    CHECK(backoff.attempt() == 4);
+    backoff.reset();
+    auto again = backoff.nextWait();
+    REQUIRE(again);
+    CHECK(again->count() == 1);
+}
+
+TEST_CASE("a following run polls soon after events and backs off to poll_interval_seconds") {
+    using Seconds = tapdiffgen::core::PollSchedule::Seconds;
+    tapdiffgen::core::PollSchedule poll(Seconds(1));
+    CHECK(poll.nextWait() == Seconds(0.01));
+    for (int i = 0; i < 20; ++i) poll.afterRead(false);
+    CHECK(poll.nextWait() == Seconds(1));
+    poll.afterRead(true);
+    CHECK(poll.nextWait() == Seconds(0.01));
+    poll.afterRead(false);
+    CHECK(poll.nextWait() == Seconds(0.02));
+}
+
+TEST_CASE("held ids join one pending range, of which only the gapped parts are read again") {
+    // Page size 1: ids 2 and 8 are held while the others are visible, so the pages (1, 3] and
+    // (7, 9] have gaps and every page between them has none.
+    std::string diffgen;
+    for (int id = 1; id <= 12; ++id) {
+        if (id == 2 || id == 8) continue;
+        diffgen += (diffgen.empty() ? "[" : ",[") + std::to_string(id) + R"(,"t0",")" +
+                   std::to_string(id) + R"(","u","ts"])";
+    }
+    FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+                    R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
+                        diffgen + R"(],"late":[[2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6]]})",
+                    std::string(kTable) + R"(,"page_size":1)");
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    std::map<int64_t, int> emitted;
+    for (const auto& record : run.records("t0")) ++emitted[record->getValue<int64_t>("id")];
+    CHECK(emitted.size() == 12);
+    for (const auto& [id, times] : emitted) {
+        CAPTURE(id);
+        CHECK(times == 1);
+    }
+    CHECK(run.lastState().find(R"("replication_key_value":12)") != std::string::npos);
+}
