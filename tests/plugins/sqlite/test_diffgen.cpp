@@ -123,8 +123,9 @@ INSERT INTO log VALUES
     CHECK(std::string(page[2].ts_created) == "2024-01-02T03:04:05.000000+00:00");
     CHECK(page[3].op == 'i');
     CHECK(page[3].ts_created == nullptr);
-    CHECK(log->contains("column 'ts_created' of table 'log' holds a value that is not a date and "
-                        "time; sent as null"));
+    CHECK(
+        log->contains("column 'ts_created' of table 'log' holds a value that is not a date and "
+                      "time; sent as null"));
     CHECK(isUtcMillis(page[4].ts_created));
     CHECK(std::string(page[5].ts_created) == "2024-01-01T01:30:00.000000+00:00");
 }
