@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tap-diffgen/sdk/driver_base.hpp"
 #include "tap-diffgen/sdk/export.hpp"
 
 #ifndef SKELETON_PLUGIN_VERSION
@@ -16,36 +17,41 @@ namespace {
 
 using namespace tapdiffgen::sdk;
 
-class SkeletonDriver : public IDialectDriver {
+class SkeletonDriver final : public DriverBase {
 public:
     // Read and validate every setting before opening anything: a typo in the configuration
     // then fails as INVALID_ARGUMENT naming the key, not as a confusing network error.
     // Never put the password into a message.
-    explicit SkeletonDriver(const ConnectOptions& options)
-        : host_(options.get("host", "localhost")), port_(options.getInt("port", 0)) {
+    // The host's log comes apart from the settings: log through it, never print.
+    SkeletonDriver(const ConnectOptions& options, HostLog log)
+        : host_(options.get("host", "localhost")),
+          port_(options.getInt("port", 0, 0, 65535)),
+          log_(std::move(log)) {
         // Open the session here: read-only, autocommit, UTC, UTF-8. Throw
         // DriverError(TDG_UNAUTHENTICATED, ...) for a refused login, TDG_IO for a network
         // failure (retryable = true), so the tap can tell the user which one it was.
     }
 
-    std::string serverVersion() override {
+protected:
+    // DriverBase calls these hooks from its entry points, after it has started the call.
+    std::string serverVersionImpl() override {
         throw notImplemented("skeleton: ask the server for its version");
     }
 
-    std::vector<ColumnInfo> describeTable(const TableName& table) override {
+    std::vector<ColumnInfo> describeTableImpl(const TableName& table) override {
         // A missing table must be notFound naming it: the tap shows that message as is.
         throw notImplemented("skeleton: describe table '" + table.display() + "'");
     }
 
     // An empty page is a valid answer ("nothing after afterId"); the real one selects
     // after < id <= upTo for the requested table names, lowest ids first, at most `limit`.
-    void readDiffgenPage(const PageRequest& request, EventPage& page) override {
+    void readDiffgenPageImpl(const PageRequest& request, EventPage& page) override {
         (void)request;
         page.setRangeRowCount(-1);  // -1: cannot tell whether the range has gaps
     }
 
     // nullopt means "the log is empty", which is true of a skeleton.
-    std::optional<int64_t> maxDiffgenId(const TableName& diffgen) override {
+    std::optional<int64_t> maxDiffgenIdImpl(const TableName& diffgen) override {
         (void)diffgen;
         return std::nullopt;
     }
@@ -55,24 +61,26 @@ public:
     // primary key has several; request.key(i, c) is key i's value for column c), all in as few
     // statements as its database plans well, and adds one row per key found, its cells in the
     // order of request.columns (request.columnKinds says the kind describeTable reported).
-    void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
+    void fetchRowsImpl(const FetchRequest& request, RowBatchBuilder& rows) override {
         (void)request;
         (void)rows;
     }
 
     // Every row in key order, in pages that each end the read they started: keyset pagination
     // on request.keyColumns (sdk/key_sql.hpp spells out "after this key" for composite keys).
-    void scanTable(const ScanRequest& request, RowBatchBuilder& rows) override {
+    void scanTableImpl(const ScanRequest& request, RowBatchBuilder& rows) override {
         (void)request;
         (void)rows;
     }
 
-    // checkHorizon keeps the SDK default (not supported: the tap falls back to its settle
-    // time); cancel keeps the default no-op until there is a running query to interrupt.
+    // checkHorizonImpl keeps the default (not supported: the tap falls back to its settle
+    // time), waitForChangeImpl too (the tap polls), and cancelImpl the default no-op until
+    // there is a running query to interrupt; long loops look at callCancel().requested().
 
 private:
     std::string host_;
     long long port_;
+    HostLog log_;
 };
 
 }  // namespace
