@@ -66,8 +66,6 @@ public:
     /// The lower end of the oldest pending range that holds `stream`, if any.
     std::optional<int64_t> holdFor(size_t stream) const;
 
-    uint64_t checks() const { return checks_; }
-
 private:
     DialectConnection& connection_;
     std::chrono::duration<double> settle_;

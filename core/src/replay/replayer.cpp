@@ -196,6 +196,7 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
     planOptions.repullDeletes = late;
     PagePlan plan(page, planOptions);
     if (late) stats_.lateEvents += plan.eventsConsidered();
+    stats_.skippedEvents += plan.eventsSkipped();
     const std::string timeExtracted = utcNowIso();
     uint64_t recordsBefore = emitter_.counters().records;
     std::vector<PlanEmitter::Part> parts;

@@ -49,6 +49,8 @@ struct ReplayStats {
     uint64_t diffgenQueries = 0;
     uint64_t repullQueries = 0;
     uint64_t lateEvents = 0;
+    /// Bad events passed over under on_bad_event: skip (each also warned about).
+    uint64_t skippedEvents = 0;
 };
 
 /// The replay over one connection; a reconnect makes a new one, while the clock and the

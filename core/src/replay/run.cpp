@@ -105,6 +105,9 @@ void Run::report() const {
     summary << "sync done: " << stats_.events << " events, " << stats_.records << " records, "
             << stats_.diffgenQueries << " diffgen queries, " << stats_.repullQueries
             << " re-pull queries in " << seconds << " s";
+    if (stats_.skippedEvents > 0) {
+        summary << ", " << stats_.skippedEvents << " bad events skipped (on_bad_event skip)";
+    }
     if (!clock_.stopReason().empty()) summary << " (" << clock_.stopReason() << ")";
     log::info(summary.str());
     log::info(timerMetricLine("sync_duration", seconds, {{"status", "succeeded"}}));

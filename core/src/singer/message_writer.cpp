@@ -89,7 +89,6 @@ void MessageWriter::flush() {
         }
         done += static_cast<size_t>(written);
     }
-    bytesWritten_ += done;
     buffer_.clear();
 }
 

@@ -36,7 +36,6 @@ public:
     const std::string& lastState() const { return lastState_; }
 
     void flush();
-    uint64_t bytesWritten() const { return bytesWritten_; }
 
     /// From now on records go to batch files instead of RECORD messages.
     void writeBatches(BatchSettings settings) {
@@ -48,7 +47,6 @@ private:
     size_t flushThreshold_;
     std::string buffer_;
     std::string lastState_;
-    uint64_t bytesWritten_ = 0;
     std::unique_ptr<BatchSink> batch_;
 
     void maybeFlush();

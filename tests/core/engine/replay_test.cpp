@@ -190,6 +190,8 @@ TEST_CASE("on_bad_event skip warns and goes on") {
     CHECK(run.exitCode == 0);
     CHECK(run.stderrText.find("diffgen id 1") != std::string::npos);
     CHECK(run.records("invoices").size() == 1);
+    // The summary counts what was passed over.
+    CHECK(run.stderrText.find("1 bad events skipped (on_bad_event skip)") != std::string::npos);
 }
 
 TEST_CASE("a missing table or key column is named before any output") {
