@@ -28,9 +28,8 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
             std::string_view(event.table_name != nullptr ? event.table_name : ""));
         if (found == streamOfTable.end() || !acceptStream[found->second]) continue;
         size_t stream = found->second;
-        if (options.alreadySeen != nullptr &&
-            std::binary_search(options.alreadySeen->begin(), options.alreadySeen->end(),
-                               event.id)) {
+        if (options.late && std::binary_search(options.late->seenIds.get().begin(),
+                                               options.late->seenIds.get().end(), event.id)) {
             continue;
         }
         ++considered_;
@@ -68,8 +67,7 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
     for (size_t stream = 0; stream < rules.size(); ++stream) {
         StreamPlan& plan = plans_[stream];
         for (auto& [key, event] : latest[stream]) {
-            if (event.op == TDG_OP_DELETE &&
-                !(options.repullDeletes && !rules[stream].tombstonesOnly)) {
+            if (event.op == TDG_OP_DELETE && !(options.late && !rules[stream].tombstonesOnly)) {
                 plan.tombstones.push_back(std::move(event));
             } else if (!rules[stream].tombstonesOnly) {
                 plan.upserts.push_back(std::move(event));

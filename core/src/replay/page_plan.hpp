@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -64,6 +66,14 @@ struct StreamPlan {
     std::unordered_map<std::string_view, size_t> upsertIndex;
 };
 
+/// What differs when a range is read again for the events that committed late.
+struct LateRead {
+    /// Ids already handled (sorted): their events are left out.
+    std::reference_wrapper<const std::vector<int64_t>> seenIds;
+    // And deletes are re-pulled too: a later event of the same row may already have been
+    // emitted, and only a fresh read tells what is true now.
+};
+
 class PagePlan {
 public:
     struct Options {
@@ -75,11 +85,8 @@ public:
         const std::vector<bool>* acceptStream = nullptr;
         /// A bad event is a warning instead of a BadEventError.
         bool skipBadEvents = false;
-        /// Ids already handled (sorted): their events are left out.
-        const std::vector<int64_t>* alreadySeen = nullptr;
-        /// Deletes are re-pulled too. For events that commit late, a later event of the same
-        /// row may already have been emitted, and only a fresh read tells what is true now.
-        bool repullDeletes = false;
+        /// A range read again once its late commits are final (nullopt for a first read).
+        std::optional<LateRead> late;
     };
 
     /// The plan points into `page`, which must outlive it.

@@ -175,7 +175,7 @@ bool Replayer::readNextPage() {
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     if (!page.empty()) clock_.noteActivity();
-    emitPlan(page, acceptMask(active), nullptr, false);
+    emitPlan(page, acceptMask(active));
 
     const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
@@ -186,14 +186,13 @@ bool Replayer::readNextPage() {
 }
 
 void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
-                        const std::vector<int64_t>* alreadySeen, bool late) {
+                        std::optional<LateRead> late) {
     PagePlan::Options planOptions;
     planOptions.streamOfTable = &streamOfTable_;
     planOptions.rules = &rules_;
     planOptions.acceptStream = &accept;
     planOptions.skipBadEvents = options_.skipBadEvents;
-    planOptions.alreadySeen = alreadySeen;
-    planOptions.repullDeletes = late;
+    planOptions.late = late;
     PagePlan plan(page, planOptions);
     if (late) stats_.lateEvents += plan.eventsConsidered();
     stats_.skippedEvents += plan.eventsSkipped();
@@ -248,7 +247,7 @@ void Replayer::emitLateEvents(const PendingRange& range) {
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
             ++stats_.diffgenQueries;
             if (page.empty()) break;
-            emitPlan(page, accept, &range.seenIds, true);
+            emitPlan(page, accept, LateRead{range.seenIds});
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
         }

@@ -85,8 +85,10 @@ private:
     bool warnedHoldingTooMuch_ = false;
 
     bool readNextPage();
+    /// Plans and emits a page read for the streams `accept` marks; `late` for a range read
+    /// again once its late commits are final.
     void emitPlan(const EventPage& page, const std::vector<bool>& accept,
-                  const std::vector<int64_t>* alreadySeen, bool late);
+                  std::optional<LateRead> late = std::nullopt);
     void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
                      const std::vector<size_t>& active);
     void emitLateEvents(const PendingRange& range);
