@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "cell_writer.hpp"
+#include "cells.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 

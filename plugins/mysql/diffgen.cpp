@@ -1,6 +1,6 @@
 #include "diffgen.hpp"
 
-#include "cell_writer.hpp"
+#include "cells.hpp"
 #include "params.hpp"
 #include "sql_text.hpp"
 #include "statement.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "catalog.hpp"
-#include "cell_writer.hpp"
+#include "cells.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
 

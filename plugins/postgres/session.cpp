@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <chrono>
 
-#include "connect_params.hpp"
 #include "errors.hpp"
+#include "settings.hpp"
 
 namespace tapdiffgen::postgres {
 namespace {

@@ -31,7 +31,7 @@ bool isInteger(std::string_view declared) {
 }
 
 // Bound, not spliced: the pragma's table-valued form takes the names as parameters.
-std::vector<RawColumn> readColumns(Database& database, const sdk::TableName& table) {
+std::vector<RawColumn> readColumns(Session& database, const sdk::TableName& table) {
     std::string context = "describing table '" + table.display() + "'";
     std::string sql = "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1" +
                       std::string(table.schema ? ", ?2" : "") + ") ORDER BY cid";
@@ -73,7 +73,7 @@ sdk::ColumnInfo columnInfo(const RawColumn& raw, int ordinal, bool rowidAlias) {
 
 }  // namespace
 
-std::vector<sdk::ColumnInfo> describeTable(Database& database, const sdk::TableName& table) {
+std::vector<sdk::ColumnInfo> describeTable(Session& database, const sdk::TableName& table) {
     std::vector<RawColumn> raw = readColumns(database, table);
     if (raw.empty()) {
         throw sdk::notFound("table '" + table.display() + "' does not exist in SQLite database '" +

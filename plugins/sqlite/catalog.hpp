@@ -5,13 +5,13 @@
 
 #include <vector>
 
-#include "database.hpp"
+#include "session.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
 namespace tapdiffgen::sqlite {
 
 /// Columns in ordinal order; throws DriverError(TDG_NOT_FOUND) naming the table (or the
 /// schema) when it does not exist.
-std::vector<sdk::ColumnInfo> describeTable(Database& database, const sdk::TableName& table);
+std::vector<sdk::ColumnInfo> describeTable(Session& database, const sdk::TableName& table);
 
 }  // namespace tapdiffgen::sqlite

@@ -87,7 +87,7 @@ void addEvent(const Cursor& cursor, const sdk::TableName& diffgen, sdk::EventPag
 
 }  // namespace
 
-void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::EventPage& page,
+void readDiffgenPage(Session& database, const sdk::PageRequest& request, sdk::EventPage& page,
                      sdk::UnrepresentableValues& warnings) {
     auto statement = database.prepare(pageSql(request.diffgen, request.tableNames.size()),
                                       context(request.diffgen));
@@ -107,7 +107,7 @@ void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::E
     page.setMark(singleWriterMark());
 }
 
-std::optional<int64_t> maxDiffgenId(Database& database, const sdk::TableName& diffgen) {
+std::optional<int64_t> maxDiffgenId(Session& database, const sdk::TableName& diffgen) {
     auto statement =
         database.prepare("SELECT max(\"id\") FROM " + tableSql(diffgen), context(diffgen));
     Cursor cursor(*statement);

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "database.hpp"
+#include "session.hpp"
 #include "tap-diffgen/sdk/event_page.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 #include "tap-diffgen/sdk/unrepresentable.hpp"
@@ -13,9 +13,9 @@ namespace tapdiffgen::sqlite {
 
 /// Events and the range row count from one SELECT, which SQLite runs as one read transaction,
 /// so both come from the same snapshot.
-void readDiffgenPage(Database& database, const sdk::PageRequest& request, sdk::EventPage& page,
+void readDiffgenPage(Session& database, const sdk::PageRequest& request, sdk::EventPage& page,
                      sdk::UnrepresentableValues& warnings);
 
-std::optional<int64_t> maxDiffgenId(Database& database, const sdk::TableName& diffgen);
+std::optional<int64_t> maxDiffgenId(Session& database, const sdk::TableName& diffgen);
 
 }  // namespace tapdiffgen::sqlite

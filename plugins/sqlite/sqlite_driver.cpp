@@ -4,9 +4,8 @@
 
 #include "catalog.hpp"
 #include "diffgen.hpp"
-#include "fetch_rows.hpp"
 #include "horizon.hpp"
-#include "scan_table.hpp"
+#include "row_reader.hpp"
 #include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
 

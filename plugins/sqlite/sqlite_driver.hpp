@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "column_plan.hpp"
-#include "database.hpp"
+#include "session.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
 #include "tap-diffgen/sdk/table_cache.hpp"
 #include "tap-diffgen/sdk/unrepresentable.hpp"
@@ -35,7 +35,7 @@ private:
     SelectPlan plan(const sdk::TableName& table, const std::vector<std::string_view>& columns,
                     const std::vector<std::string_view>& keyColumns);
 
-    Database database_;
+    Session database_;
     sdk::UnrepresentableValues warnings_;
     sdk::TableCache<std::vector<sdk::ColumnInfo>> descriptions_;
 };

@@ -1,4 +1,4 @@
-#include "cell_writer.hpp"
+#include "cells.hpp"
 
 #include <charconv>
 #include <cmath>

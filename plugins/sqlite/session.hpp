@@ -1,4 +1,4 @@
-// Database: one read-only SQLite connection and its prepared statements.
+// Session: one read-only SQLite connection (a database file) and its prepared statements.
 //
 // Opened with SQLITE_OPEN_READONLY and `PRAGMA query_only`, so nothing the plugin runs can
 // change the file, and a missing file is an error instead of a new empty database. Every
@@ -19,17 +19,17 @@
 
 namespace tapdiffgen::sqlite {
 
-class Database {
+class Session {
 public:
     /// Throws DriverError: TDG_NOT_FOUND when the file does not exist, TDG_INVALID_DATA when it
     /// is not a SQLite database, TDG_IO or TDG_UNAUTHORIZED when it cannot be read.
     /// `cancel` is the driver's: a cancel that lands between two statements of one call
     /// (fetch chunks, scan pages) stops the next one, as SQLite forgets an interrupt once no
     /// statement runs.
-    Database(const Settings& settings, const sdk::CallCancel& cancel);
-    ~Database();
-    Database(const Database&) = delete;
-    Database& operator=(const Database&) = delete;
+    Session(const Settings& settings, const sdk::CallCancel& cancel);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
 
     /// The prepared statement for `sql`, prepared once and kept. Shared, so a statement still
     /// being read survives the cache being trimmed. Throws DriverError(TDG_CANCELLED) once the

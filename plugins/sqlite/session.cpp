@@ -1,4 +1,4 @@
-#include "database.hpp"
+#include "session.hpp"
 
 #include <sys/stat.h>
 
@@ -34,7 +34,7 @@ void requireFile(const std::string& path) {
 
 }  // namespace
 
-Database::Database(const Settings& settings, const sdk::CallCancel& cancel)
+Session::Session(const Settings& settings, const sdk::CallCancel& cancel)
     : path_(settings.path), cancel_(cancel) {
     requireFile(path_);
     int code = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr);
@@ -53,12 +53,12 @@ Database::Database(const Settings& settings, const sdk::CallCancel& cancel)
     }
 }
 
-Database::~Database() {
+Session::~Session() {
     statements_.clear();
     sqlite3_close_v2(db_);
 }
 
-void Database::configure(int busyTimeoutMs) {
+void Session::configure(int busyTimeoutMs) {
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, busyTimeoutMs);
     std::string context = "opening SQLite database '" + path_ + "'";
@@ -73,9 +73,9 @@ void Database::configure(int busyTimeoutMs) {
     cursor.next();
 }
 
-void Database::interrupt() { sqlite3_interrupt(db_); }
+void Session::interrupt() { sqlite3_interrupt(db_); }
 
-std::shared_ptr<Statement> Database::prepare(const std::string& sql, const std::string& context) {
+std::shared_ptr<Statement> Session::prepare(const std::string& sql, const std::string& context) {
     cancel_.throwIfRequested(context);
     auto found = statements_.find(sql);
     if (found != statements_.end()) return found->second;

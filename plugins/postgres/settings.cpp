@@ -1,4 +1,4 @@
-#include "connect_params.hpp"
+#include "settings.hpp"
 
 #include <array>
 
