@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <set>
 #include <thread>
 
 #include "dialect_fixture.hpp"
@@ -43,13 +42,7 @@ int endTapSessions(const DatabaseEnv& env, const std::string& diffgen) {
 
 void survivesADroppedConnection(const DatabaseEnv& env, const std::string& prefix) {
     JournalledSchema schema(env, prefix);
-    schema.createTable("items", "id INTEGER PRIMARY KEY, note VARCHAR(20)", "id");
-    const std::string table = schema.table("items");
-    std::string values;
-    for (int id = 1; id <= kRows; ++id) {
-        values += (id > 1 ? ",(" : "(") + std::to_string(id) + ",'n')";
-    }
-    schema.exec("INSERT INTO " + table + " VALUES " + values);
+    const std::string table = schema.createNumberedItems(kRows);
 
     ScratchDir dir;
     // One event per page: thousands of statements, so the drop lands mid-run.
@@ -65,9 +58,7 @@ void survivesADroppedConnection(const DatabaseEnv& env, const std::string& prefi
     REQUIRE_MESSAGE(ended > 0, "the tap finished before its session could be ended");
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.stderrText.find("connection lost") != std::string::npos);
-    std::set<int> emitted;
-    for (const auto& record : run.records(table)) emitted.insert(record->getValue<int>("id"));
-    CHECK(emitted.size() == static_cast<size_t>(kRows));
+    CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
     CHECK(run.lastState().find("\"replication_key_value\":" + std::to_string(kRows)) !=
           std::string::npos);
 }

@@ -112,6 +112,23 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
     keys_[full] = keyColumn;
 }
 
+std::string JournalledSchema::createNumberedItems(int rows) {
+    createTable("items", "id INTEGER PRIMARY KEY, note VARCHAR(20)", "id");
+    const std::string items = table("items");
+    std::string values;
+    for (int id = 1; id <= rows; ++id) {
+        values += (id > 1 ? ",(" : "(") + std::to_string(id) + ",'n')";
+    }
+    exec("INSERT INTO " + items + " VALUES " + values);
+    return items;
+}
+
+std::set<int> emittedIds(const TapRun& run, const std::string& stream) {
+    std::set<int> ids;
+    for (const auto& record : run.records(stream)) ids.insert(record->getValue<int>("id"));
+    return ids;
+}
+
 std::string JournalledSchema::writeConfig(const ScratchDir& dir,
                                           const std::vector<std::string>& tables,
                                           const std::string& extra) const {

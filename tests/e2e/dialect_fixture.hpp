@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ public:
     void createTable(const std::string& name, const std::string& columnsSql,
                      const std::string& keyColumn);
     void exec(const std::string& sql) const;
+    /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
+    std::string createNumberedItems(int rows);
 
     /// A config file selecting `tables` (name → pk column), plus extra members.
     std::string writeConfig(const ScratchDir& dir, const std::vector<std::string>& tables,
@@ -38,6 +41,9 @@ private:
     std::vector<std::string> created_;
     std::map<std::string, std::string> keys_;
 };
+
+/// The distinct ids of `stream`'s records in a run.
+std::set<int> emittedIds(const TapRun& run, const std::string& stream);
 
 /// The rows a target would hold after applying `records` in order (upsert by key, delete on
 /// is_deleted): key → compact JSON of the record without the metadata columns.

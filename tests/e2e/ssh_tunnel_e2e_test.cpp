@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <set>
 #include <thread>
 
 #include "dialect_fixture.hpp"
@@ -260,13 +259,7 @@ constexpr int kRows = 3000;
 void survivesAKilledTunnel(const DatabaseEnv& db, const SshBastion& bastion,
                            const std::string& prefix) {
     JournalledSchema schema(db, prefix);
-    schema.createTable("items", "id INTEGER PRIMARY KEY, note VARCHAR(20)", "id");
-    const std::string table = schema.table("items");
-    std::string values;
-    for (int id = 1; id <= kRows; ++id) {
-        values += (id > 1 ? ",(" : "(") + std::to_string(id) + ",'n')";
-    }
-    schema.exec("INSERT INTO " + table + " VALUES " + values);
+    const std::string table = schema.createNumberedItems(kRows);
 
     ScratchDir dir;
     // One event per page: thousands of round trips, so the kill lands mid-run.
@@ -287,9 +280,7 @@ void survivesAKilledTunnel(const DatabaseEnv& db, const SshBastion& bastion,
     CHECK(run.stderrText.find("SSH tunnel through bastion 127.0.0.1:" +
                               std::to_string(bastion.port) + " lost") != std::string::npos);
     CHECK(run.stderrText.find("connection lost") != std::string::npos);
-    std::set<int> emitted;
-    for (const auto& record : run.records(table)) emitted.insert(record->getValue<int>("id"));
-    CHECK(emitted.size() == static_cast<size_t>(kRows));
+    CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
     CHECK(run.lastState().find("\"replication_key_value\":" + std::to_string(kRows)) !=
           std::string::npos);
 }
