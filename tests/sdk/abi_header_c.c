@@ -20,6 +20,8 @@ size_t tdgAbiSizeFromC(int which) {
             return sizeof(TdgFetchRequest);
         case 5:
             return sizeof(TdgPluginInfo);
+        case 6:
+            return sizeof(TdgSettingDeclaration);
         default:
             return 0;
     }

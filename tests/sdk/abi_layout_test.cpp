@@ -30,7 +30,7 @@ static_assert(offsetof(TdgError, release) == 24);
 static_assert(offsetof(TdgError, private_data) == 32);
 
 // TdgPluginInfo
-static_assert(sizeof(TdgPluginInfo) == 56);
+static_assert(sizeof(TdgPluginInfo) == 64);
 static_assert(alignof(TdgPluginInfo) == 8);
 static_assert(offsetof(TdgPluginInfo, struct_size) == 0);
 static_assert(offsetof(TdgPluginInfo, abi_version_min) == 4);
@@ -40,6 +40,26 @@ static_assert(offsetof(TdgPluginInfo, aliases) == 24);
 static_assert(offsetof(TdgPluginInfo, plugin_version) == 32);
 static_assert(offsetof(TdgPluginInfo, sdk_version) == 40);
 static_assert(offsetof(TdgPluginInfo, description) == 48);
+static_assert(offsetof(TdgPluginInfo, settings) == 56);
+static_assert(TDG_PLUGIN_INFO_SIZE_1 == 56);
+static_assert(TDG_PLUGIN_INFO_SIZE_4 == 64);
+
+// TdgSettingDeclaration (since 4)
+static_assert(sizeof(TdgSettingDeclaration) == 64);
+static_assert(alignof(TdgSettingDeclaration) == 8);
+static_assert(offsetof(TdgSettingDeclaration, struct_size) == 0);
+static_assert(offsetof(TdgSettingDeclaration, type) == 4);
+static_assert(offsetof(TdgSettingDeclaration, name) == 8);
+static_assert(offsetof(TdgSettingDeclaration, description) == 16);
+static_assert(offsetof(TdgSettingDeclaration, default_json) == 24);
+static_assert(offsetof(TdgSettingDeclaration, allowed) == 32);
+static_assert(offsetof(TdgSettingDeclaration, minimum) == 40);
+static_assert(offsetof(TdgSettingDeclaration, maximum) == 48);
+static_assert(offsetof(TdgSettingDeclaration, has_minimum) == 56);
+static_assert(offsetof(TdgSettingDeclaration, has_maximum) == 57);
+static_assert(offsetof(TdgSettingDeclaration, secret) == 58);
+static_assert(offsetof(TdgSettingDeclaration, reserved_) == 59);
+static_assert(TDG_SETTING_DECLARATION_SIZE_4 == 64);
 
 // TdgCell
 static_assert(sizeof(TdgCell) == 32);
@@ -233,11 +253,16 @@ static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*,
 static_assert(std::is_same_v<TdgStatus, int32_t>);
 static_assert(std::is_same_v<TdgValueKind, int32_t>);
 
-TEST_CASE("the ABI version of this header is 3") {
+TEST_CASE("the ABI version of this header is 4") {
     CHECK(TDG_ABI_VERSION_1 == 1);
     CHECK(TDG_ABI_VERSION_2 == 2);
     CHECK(TDG_ABI_VERSION_3 == 3);
-    CHECK(TDG_ABI_VERSION == 3);
+    CHECK(TDG_ABI_VERSION_4 == 4);
+    CHECK(TDG_ABI_VERSION == 4);
+    CHECK(TDG_SETTING_STRING == 1);
+    CHECK(TDG_SETTING_INTEGER == 2);
+    CHECK(TDG_SETTING_NUMBER == 3);
+    CHECK(TDG_SETTING_BOOLEAN == 4);
     CHECK(std::strcmp(TDG_PLUGIN_INFO_SYMBOL, "tdg_plugin_info") == 0);
     CHECK(std::strcmp(TDG_DRIVER_INIT_SYMBOL, "tdg_driver_init") == 0);
 }
@@ -291,4 +316,5 @@ TEST_CASE("a C compiler sees the same structure sizes") {
     CHECK(tdgAbiSizeFromC(3) == sizeof(TdgColumn));
     CHECK(tdgAbiSizeFromC(4) == sizeof(TdgFetchRequest));
     CHECK(tdgAbiSizeFromC(5) == sizeof(TdgPluginInfo));
+    CHECK(tdgAbiSizeFromC(6) == sizeof(TdgSettingDeclaration));
 }

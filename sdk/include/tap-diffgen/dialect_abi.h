@@ -1,5 +1,5 @@
 /*
- * tap-diffgen dialect driver ABI, version 1.
+ * tap-diffgen dialect driver ABI, revisions 1 to 4.
  *
  * This header is the specification of the boundary between the tap-diffgen engine (the host)
  * and a dialect driver (a shared library, the plugin). It is plain C on purpose: no C++ type,
@@ -53,12 +53,15 @@ extern "C" {
  *   1  the first revision.
  *   2  composite keys and column kinds in fetch and scan requests; fetch_rows_many.
  *   3  wait_for_change (a following run woken by the database instead of polling).
+ *   4  settings declared by the plugin, in its info block (TdgPluginInfo.settings). The
+ *      function table is unchanged: its size in revision 4 is TDG_DRIVER_SIZE_3.
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
 #define TDG_ABI_VERSION_3 3
+#define TDG_ABI_VERSION_4 4
 /** The newest ABI version this header describes. */
-#define TDG_ABI_VERSION TDG_ABI_VERSION_3
+#define TDG_ABI_VERSION TDG_ABI_VERSION_4
 
 /** Names of the two symbols every plugin exports. */
 #define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
@@ -115,6 +118,55 @@ typedef struct TdgError {
 /* The info block                                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
+/** The type of a declared setting's value, as JSON Schema names it. Since 4. */
+typedef int32_t TdgSettingType;
+#define TDG_SETTING_STRING 1
+#define TDG_SETTING_INTEGER 2
+#define TDG_SETTING_NUMBER 3
+#define TDG_SETTING_BOOLEAN 4
+
+/**
+ * One setting of the tap's configuration that belongs to this plugin (ssl_mode, a channel, an
+ * ODBC driver name). Since 4. The host validates a declared setting against its declaration
+ * before it connects (with an error naming the setting), lists it in --about, the man page and
+ * the Meltano definition, reads it from the environment under --config ENV, and passes it to
+ * connect() as an option when it is given. Settings nobody declared draw an "unknown setting"
+ * warning and do not reach the plugin (before revision 4 every unknown scalar setting did).
+ * Every pointer is static data of the plugin, valid while it is loaded (it is never unloaded).
+ */
+typedef struct TdgSettingDeclaration {
+    /** [out] sizeof(TdgSettingDeclaration) as the plugin was compiled; fields beyond it are
+     *  absent. TDG_SETTING_DECLARATION_SIZE_4. Since 4. */
+    uint32_t struct_size;
+    /** [out] TDG_SETTING_*. Since 4. */
+    TdgSettingType type;
+    /** [out] The name in the configuration: a lower-case letter, then lower-case letters,
+     *  digits and '_'. Never one of the tap's own settings ("host", "tables"): the host then
+     *  refuses to load the plugin. Two plugins may declare the same name. Since 4. */
+    const char* name;
+    /** [out] One sentence for --about and the man page. Since 4. */
+    const char* description;
+    /** [out] JSON text of the value the plugin uses when the setting is not given ("\"prefer\"",
+     *  "5", "true"), or NULL when there is none. Documentation only: the host does not pass a
+     *  default to connect(). Since 4. */
+    const char* default_json;
+    /** [out] For a string setting, the only values accepted, as a NULL-terminated list;
+     *  NULL when any string is. Matched exactly (case matters). Since 4. */
+    const char* const* allowed;
+    /** [out] Inclusive bounds of an integer or number setting, each read only when its has_
+     *  flag is non-zero. Since 4. */
+    int64_t minimum;
+    int64_t maximum;
+    uint8_t has_minimum;
+    uint8_t has_maximum;
+    /** [out] Non-zero for a password or key: never logged, never echoed in an error, marked
+     *  secret in --about and in the Meltano definition. Since 4. */
+    uint8_t secret;
+    uint8_t reserved_[5];
+} TdgSettingDeclaration;
+
+#define TDG_SETTING_DECLARATION_SIZE_4 sizeof(TdgSettingDeclaration)
+
 /** Static description of a plugin, readable before anything is initialised. */
 typedef struct TdgPluginInfo {
     /** sizeof(TdgPluginInfo) as the plugin was compiled; fields beyond it are absent. */
@@ -131,7 +183,16 @@ typedef struct TdgPluginInfo {
     const char* sdk_version;
     /** One line for humans, e.g. "PostgreSQL 12+ via libpq". */
     const char* description;
+    /** [out] The settings this plugin adds to the configuration (see TdgSettingDeclaration), a
+     *  NULL-terminated list of pointers; NULL, or an empty list, when it adds none. Each entry
+     *  is read only as far as its own struct_size covers. Since 4: absent when struct_size is
+     *  TDG_PLUGIN_INFO_SIZE_1. */
+    const TdgSettingDeclaration* const* settings;
 } TdgPluginInfo;
+
+/** The info block's size in revisions 1 to 3, and since 4. */
+#define TDG_PLUGIN_INFO_SIZE_1 offsetof(TdgPluginInfo, settings)
+#define TDG_PLUGIN_INFO_SIZE_4 sizeof(TdgPluginInfo)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Values                                                                                      */

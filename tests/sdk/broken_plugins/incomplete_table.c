@@ -59,7 +59,8 @@ const TdgPluginInfo* tdg_plugin_info(void) {
                                        NULL,
                                        "0.0.1",
                                        "0.0.1",
-                                       "forgets fetch_rows and scan_table"};
+                                       "forgets fetch_rows and scan_table",
+                                       NULL};
     return &info;
 }
 

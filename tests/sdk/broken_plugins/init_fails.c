@@ -12,7 +12,8 @@ static void releaseError(TdgError* error) {
 
 const TdgPluginInfo* tdg_plugin_info(void) {
     static const TdgPluginInfo info = {
-        sizeof(TdgPluginInfo), 1, 1, "initfails", NULL, "0.0.1", "0.0.1", "fails to initialise"};
+        sizeof(TdgPluginInfo), 1,   1, "initfails", NULL, "0.0.1", "0.0.1",
+        "fails to initialise", NULL};
     return &info;
 }
 

@@ -7,8 +7,8 @@ int tdg_missing_library_marker(void);
 
 const TdgPluginInfo* tdg_plugin_info(void) {
     static const TdgPluginInfo info = {
-        sizeof(TdgPluginInfo),    1, 1, "missingdep", NULL, "0.0.1", "0.0.1",
-        "needs libtdg-missing.so"};
+        sizeof(TdgPluginInfo),     1,   1, "missingdep", NULL, "0.0.1", "0.0.1",
+        "needs libtdg-missing.so", NULL};
     return &info;
 }
 

@@ -4,6 +4,7 @@
 
 __attribute__((visibility("default"))) const TdgPluginInfo* tdg_plugin_info() {
     static const TdgPluginInfo info = {
-        sizeof(TdgPluginInfo), 1, 1, "noentry", nullptr, "0.0.1", "0.0.1", "broken on purpose"};
+        sizeof(TdgPluginInfo), 1,      1, "noentry", nullptr, "0.0.1", "0.0.1",
+        "broken on purpose",   nullptr};
     return &info;
 }

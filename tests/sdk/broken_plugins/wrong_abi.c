@@ -13,7 +13,8 @@ static void releaseError(TdgError* error) {
 
 const TdgPluginInfo* tdg_plugin_info(void) {
     static const TdgPluginInfo info = {
-        sizeof(TdgPluginInfo), 99, 99, "wrongabi", NULL, "99.0.0", "99.0.0", "speaks only ABI 99"};
+        sizeof(TdgPluginInfo), 99,  99, "wrongabi", NULL, "99.0.0", "99.0.0",
+        "speaks only ABI 99",  NULL};
     return &info;
 }
 

@@ -21,12 +21,22 @@
 #include <vector>
 
 #include "tap-diffgen/sdk/call_cancel.hpp"
+#include "tap-diffgen/sdk/declared_settings.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
 
 namespace tapdiffgen::sdk {
 
 class DriverBase : public IDialectDriver {
 public:
+    /// The settings this driver adds to the tap's configuration: none. A driver that has some
+    /// declares its own static declaredSettings(), which hides this one; the export macro
+    /// publishes them and connect() checks the options against them before the constructor
+    /// runs.
+    static const DeclaredSettings& declaredSettings() {
+        static const DeclaredSettings none;
+        return none;
+    }
+
     std::string serverVersion() final {
         beginCall();
         return serverVersionImpl();

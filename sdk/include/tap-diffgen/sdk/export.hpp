@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tap-diffgen/dialect_abi.h"
+#include "tap-diffgen/sdk/declared_settings.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/host_log.hpp"
@@ -62,6 +63,24 @@ FetchRequest toFetchRequest(const TdgFetchRequest& request);
 ScanRequest toScanRequest(const TdgScanRequest& request);
 void requireNonNull(const void* pointer, const char* what);
 
+/// A driver declares settings with a static `const DeclaredSettings& declaredSettings()`
+/// (DriverBase has one that declares none); a driver without it declares none either.
+template <typename Driver, typename = void>
+struct HasDeclaredSettings : std::false_type {};
+template <typename Driver>
+struct HasDeclaredSettings<Driver, std::void_t<decltype(Driver::declaredSettings())>>
+    : std::true_type {};
+
+template <typename Driver>
+const DeclaredSettings& declaredSettingsOf() {
+    if constexpr (HasDeclaredSettings<Driver>::value) {
+        return Driver::declaredSettings();
+    } else {
+        static const DeclaredSettings none;
+        return none;
+    }
+}
+
 template <typename Driver>
 struct Trampolines {
     static TdgStatus connect(const TdgConnectParams* params, TdgConnection** out,
@@ -71,6 +90,7 @@ struct Trampolines {
             requireNonNull(out, "connection output");
             *out = nullptr;
             ConnectOptions options(*params);
+            declaredSettingsOf<Driver>().check(options);
             IDialectDriver* driver = nullptr;
             if constexpr (std::is_constructible_v<Driver, const ConnectOptions&, HostLog>) {
                 driver = new Driver(options, HostLog(*params));
@@ -247,16 +267,23 @@ struct Trampolines {
     { nullptr }
 
 /// Defines tdg_plugin_info and tdg_driver_init for DriverClass.
-#define TAP_DIFFGEN_EXPORT_DRIVER(DriverClass, dialectName, aliasList, pluginVersion,              \
-                                  descriptionText)                                                 \
-    TDG_PLUGIN_EXPORT const TdgPluginInfo* tdg_plugin_info(void) {                                 \
-        static const char* const aliases[] = aliasList;                                            \
-        static const TdgPluginInfo info = {                                                        \
-            sizeof(TdgPluginInfo), TDG_ABI_VERSION_1,       TDG_ABI_VERSION, dialectName, aliases, \
-            pluginVersion,         TAP_DIFFGEN_SDK_VERSION, descriptionText};                      \
-        return &info;                                                                              \
-    }                                                                                              \
-    TDG_PLUGIN_EXPORT TdgStatus tdg_driver_init(int32_t version, TdgDriver* driver,                \
-                                                TdgError* error) {                                 \
-        return ::tapdiffgen::sdk::detail::Trampolines<DriverClass>::init(version, driver, error);  \
+#define TAP_DIFFGEN_EXPORT_DRIVER(DriverClass, dialectName, aliasList, pluginVersion,             \
+                                  descriptionText)                                                \
+    TDG_PLUGIN_EXPORT const TdgPluginInfo* tdg_plugin_info(void) {                                \
+        static const char* const aliases[] = aliasList;                                           \
+        static const TdgPluginInfo info = {                                                       \
+            TDG_PLUGIN_INFO_SIZE_4,                                                               \
+            TDG_ABI_VERSION_1,                                                                    \
+            TDG_ABI_VERSION,                                                                      \
+            dialectName,                                                                          \
+            aliases,                                                                              \
+            pluginVersion,                                                                        \
+            TAP_DIFFGEN_SDK_VERSION,                                                              \
+            descriptionText,                                                                      \
+            ::tapdiffgen::sdk::detail::declaredSettingsOf<DriverClass>().table()};                \
+        return &info;                                                                             \
+    }                                                                                             \
+    TDG_PLUGIN_EXPORT TdgStatus tdg_driver_init(int32_t version, TdgDriver* driver,               \
+                                                TdgError* error) {                                \
+        return ::tapdiffgen::sdk::detail::Trampolines<DriverClass>::init(version, driver, error); \
     }
