@@ -1,8 +1,11 @@
 #include "mysql_driver.hpp"
 
+#include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
 
 namespace tapdiffgen::mysql {
+
+const sdk::DeclaredSettings& MysqlDriver::declaredSettings() { return pluginSettings(); }
 
 MysqlDriver::MysqlDriver(const sdk::ConnectOptions& options, sdk::HostLog log)
     : session_(Settings::fromOptions(options), std::move(log), callCancel()),

@@ -12,6 +12,7 @@ namespace tapdiffgen::mysql {
 class MysqlDriver final : public sdk::DriverBase {
 public:
     MysqlDriver(const sdk::ConnectOptions& options, sdk::HostLog log);
+    static const sdk::DeclaredSettings& declaredSettings();
 
 protected:
     std::string serverVersionImpl() override;

@@ -1,32 +1,40 @@
 #include "settings.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <string>
+#include <vector>
 
 #include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::mysql {
 namespace {
 
-std::string normalized(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-        return c == '_' ? '-' : static_cast<char>(std::tolower(c));
-    });
-    return text;
+struct SslModeName {
+    const char* name;
+    SslMode mode;
+};
+
+// libpq's spellings and MySQL's own (--ssl-mode=VERIFY_IDENTITY), so either habit works; the
+// tap checks ssl_mode against exactly these before connecting.
+constexpr SslModeName kSslModeNames[] = {
+    {"disable", SslMode::Disable},        {"prefer", SslMode::Prefer},
+    {"require", SslMode::Require},        {"verify-ca", SslMode::VerifyCa},
+    {"verify-full", SslMode::VerifyFull}, {"DISABLED", SslMode::Disable},
+    {"PREFERRED", SslMode::Prefer},       {"REQUIRED", SslMode::Require},
+    {"VERIFY_CA", SslMode::VerifyCa},     {"VERIFY_IDENTITY", SslMode::VerifyFull},
+};
+
+std::vector<std::string> sslModeNames() {
+    std::vector<std::string> names;
+    for (const auto& entry : kSslModeNames) names.emplace_back(entry.name);
+    return names;
 }
 
-// Accepts libpq's spellings and MySQL's own (--ssl-mode=VERIFY_IDENTITY), so either habit works.
 SslMode parseSslMode(const std::string& text) {
-    std::string mode = normalized(text);
-    if (mode == "disable" || mode == "disabled") return SslMode::Disable;
-    if (mode == "prefer" || mode == "preferred") return SslMode::Prefer;
-    if (mode == "require" || mode == "required") return SslMode::Require;
-    if (mode == "verify-ca") return SslMode::VerifyCa;
-    if (mode == "verify-full" || mode == "verify-identity") return SslMode::VerifyFull;
-    throw sdk::invalidArgument(
-        "setting 'ssl_mode' must be one of disable, prefer, require, "
-        "verify-ca, verify-full (got '" +
-        text + "')");
+    for (const auto& entry : kSslModeNames) {
+        if (text == entry.name) return entry.mode;
+    }
+    // Unreachable through connect(), which checks the declaration first.
+    throw sdk::invalidArgument("setting 'ssl_mode' has an unknown value");
 }
 
 unsigned boundedInt(const sdk::ConnectOptions& options, const std::string& key, long long fallback,
@@ -35,6 +43,11 @@ unsigned boundedInt(const sdk::ConnectOptions& options, const std::string& key, 
 }
 
 }  // namespace
+
+const sdk::DeclaredSettings& pluginSettings() {
+    static const sdk::DeclaredSettings settings(sdk::tlsSettings(sslModeNames(), "prefer"));
+    return settings;
+}
 
 Settings Settings::fromOptions(const sdk::ConnectOptions& options) {
     Settings settings;

@@ -4,10 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "tap-diffgen/sdk/declared_settings.hpp"
 #include "tap-diffgen/sdk/tunnel_endpoint.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
 namespace tapdiffgen::mysql {
+
+/// The settings of the tap's configuration that belong to this plugin: the TLS settings.
+const sdk::DeclaredSettings& pluginSettings();
 
 /// libpq's names, because users of the PostgreSQL dialect already know them.
 enum class SslMode { Disable, Prefer, Require, VerifyCa, VerifyFull };

@@ -2,9 +2,12 @@
 
 #include "diffgen.hpp"
 #include "row_reader.hpp"
+#include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
 
 namespace tapdiffgen::postgres {
+
+const sdk::DeclaredSettings& PostgresDriver::declaredSettings() { return pluginSettings(); }
 
 PostgresDriver::PostgresDriver(const sdk::ConnectOptions& options, sdk::HostLog log)
     : session_(options, std::move(log), callCancel()),

@@ -19,6 +19,7 @@ namespace tapdiffgen::postgres {
 class PostgresDriver final : public sdk::DriverBase {
 public:
     PostgresDriver(const sdk::ConnectOptions& options, sdk::HostLog log);
+    static const sdk::DeclaredSettings& declaredSettings();
 
 protected:
     std::string serverVersionImpl() override;

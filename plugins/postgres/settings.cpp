@@ -1,7 +1,5 @@
 #include "settings.hpp"
 
-#include <array>
-
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/tunnel_endpoint.hpp"
 
@@ -15,25 +13,26 @@ constexpr const char* kSessionOptions =
     "-c default_transaction_read_only=on -c TimeZone=UTC -c DateStyle=ISO,YMD "
     "-c IntervalStyle=postgres -c extra_float_digits=1 -c bytea_output=hex";
 
-constexpr std::array<const char*, 6> kSslModes = {"disable", "allow",     "prefer",
-                                                  "require", "verify-ca", "verify-full"};
-
 int boundedInt(const sdk::ConnectOptions& options, const char* key, long long fallback,
                long long low, long long high) {
     return static_cast<int>(options.getInt(key, fallback, low, high));
 }
 
-std::string sslMode(const sdk::ConnectOptions& options) {
-    std::string mode = options.get("ssl_mode", "prefer");
-    for (const char* known : kSslModes) {
-        if (mode == known) return mode;
-    }
-    throw sdk::invalidArgument(
-        "setting 'ssl_mode' must be one of disable, allow, prefer, require, verify-ca, "
-        "verify-full");
-}
-
 }  // namespace
+
+const sdk::DeclaredSettings& pluginSettings() {
+    static const sdk::DeclaredSettings settings([] {
+        // libpq's own sslmode values; ssl_mode is checked against them before connecting.
+        auto declared = sdk::tlsSettings(
+            {"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}, "prefer");
+        declared.emplace_back("notify_channel", sdk::SettingType::String,
+                              "Channel to LISTEN on while following (see the optional trigger "
+                              "in postgres.sql of the diffgen SQL): a notification wakes the "
+                              "tap at once; without one it polls.");
+        return declared;
+    }());
+    return settings;
+}
 
 ConnectParams::ConnectParams(const sdk::ConnectOptions& options)
     : password_(options.get("password")),
@@ -51,7 +50,7 @@ ConnectParams::ConnectParams(const sdk::ConnectOptions& options)
     add("password", password_);
     add("dbname", options.get("database"));
     add("connect_timeout", std::to_string(connectTimeout_));
-    add("sslmode", sslMode(options));
+    add("sslmode", options.get("ssl_mode", "prefer"));
     add("sslrootcert", options.get("ssl_root_cert"));
     add("sslcert", options.get("ssl_cert"));
     add("sslkey", options.get("ssl_key"));

@@ -7,13 +7,19 @@
 #include <utility>
 #include <vector>
 
+#include "tap-diffgen/sdk/declared_settings.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
 namespace tapdiffgen::postgres {
 
+/// The settings of the tap's configuration that belong to this plugin: the TLS settings and
+/// notify_channel.
+const sdk::DeclaredSettings& pluginSettings();
+
 class ConnectParams {
 public:
-    /// Throws DriverError(TDG_INVALID_ARGUMENT) for a bad port, timeout or ssl_mode.
+    /// Throws DriverError(TDG_INVALID_ARGUMENT) for a bad port or timeout (ssl_mode is checked
+    /// against pluginSettings() before a connection is made).
     explicit ConnectParams(const sdk::ConnectOptions& options);
     ConnectParams(const ConnectParams&) = delete;
     ConnectParams& operator=(const ConnectParams&) = delete;

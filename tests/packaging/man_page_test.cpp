@@ -29,7 +29,7 @@ bool contains(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("the man page describes every option of --help, in the help's own words") {
-    const std::string page = manPage();
+    const std::string page = manPage({});
     for (const auto& option : helpContent().options) {
         INFO(option.synopsis);
         const std::string flag = option.synopsis.substr(0, option.synopsis.find_first_of(" ["));
@@ -39,7 +39,7 @@ TEST_CASE("the man page describes every option of --help, in the help's own word
 }
 
 TEST_CASE("the man page describes every setting and every key of a tables entry") {
-    const std::string page = manPage();
+    const std::string page = manPage({});
     for (const auto& spec : tapdiffgen::core::flatSettingSpecs()) {
         INFO(spec.name);
         CHECK(contains(page, ".TP\n\\fB" + roff(spec.name) + "\\fR ("));
@@ -53,10 +53,30 @@ TEST_CASE("the man page describes every setting and every key of a tables entry"
     CHECK(contains(page, "(string; secret, never printed)"));
 }
 
+TEST_CASE("the settings of the installed plugins follow, each saying which plugins declare it") {
+    tapdiffgen::core::SettingSpec mode;
+    mode.name = "ssl_mode";
+    mode.type = "string";
+    mode.description = "TLS mode of the connection to the database.";
+    mode.allowed = {"disable", "require"};
+    mode.dialects = {"postgres", "mysql"};
+    const std::string page = manPage({mode});
+    CHECK(contains(page, ".SS \"Settings of the dialect plugins\"\n"));
+    CHECK(contains(page, ".TP\n\\fBssl_mode\\fR (string; postgres and mysql plugins)\n"));
+    CHECK(contains(page, "One of disable or require."));
+    CHECK(contains(page, "\\fBTAP_DIFFGEN_SSL_MODE\\fR"));
+    CHECK_FALSE(contains(manPage({}), "Settings of the dialect plugins"));
+}
+
 TEST_CASE("every line of the man page that roff reads as a request is one the page means") {
-    const std::set<std::string> requests = {".TH", ".SH", ".TP", ".PP", ".IP", ".RS", ".RE",
-                                            ".br", ".nf", ".fi", ".nh", ".ad", ".B",  ".\\\""};
-    std::istringstream lines(manPage());
+    const std::set<std::string> requests = {".TH", ".SH", ".TP", ".PP", ".IP", ".RS", ".RE",  ".br",
+                                            ".nf", ".fi", ".nh", ".ad", ".B",  ".SS", ".\\\""};
+    tapdiffgen::core::SettingSpec channel;
+    channel.name = "notify_channel";
+    channel.type = "string";
+    channel.description = "Channel to listen on.";
+    channel.dialects = {"postgres"};
+    std::istringstream lines(manPage({channel}));
     std::string line;
     int requestCount = 0;
     while (std::getline(lines, line)) {

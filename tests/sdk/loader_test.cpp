@@ -51,7 +51,7 @@ TEST_CASE("a plugin speaking another ABI version is refused before it is initial
     MESSAGE(error);
     CHECK(contains(error,
                    "ABI version mismatch: the plugin 'wrongabi' speaks ABI 99..99, this "
-                   "tap-diffgen supports 1..3"));
+                   "tap-diffgen supports 1..4"));
     CHECK_FALSE(contains(error, "tdg_driver_init was called"));
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("a broken plugin given by absolute path says which file and why") {
 TEST_CASE("listing a directory of broken plugins reports each one as unusable") {
     PluginLoader loader = brokenLoader();
     auto listings = loader.list();
-    CHECK(listings.size() == 6);
+    CHECK(listings.size() == 7);
     for (const auto& listing : listings) {
         INFO(listing.path);
         CHECK_FALSE(listing.error.empty());
@@ -125,25 +125,20 @@ TEST_CASE("an unknown dialect lists every place probed and why it failed") {
     CHECK(contains(error, "no plugin found has it as an alias either"));
 }
 
-TEST_CASE("a first-party dialect that is not installed names the Debian package to install") {
+// The tap knows no dialect and no package name: the hint points at apt, for any name.
+TEST_CASE("a dialect that is nowhere asks whether its package is installed") {
     ScratchDir scratch;
     PluginLoader loader({{scratch.path(), "--plugin-dir"}});
-    const std::pair<std::string, std::string> dialects[] = {
-        {"postgres", "tap-diffgen-postgresql"},
-        {"postgresql", "tap-diffgen-postgresql"},
-        {"mysql", "tap-diffgen-mysql"},
-        {"MariaDB", "tap-diffgen-mysql"},
-        {"sqlite", "tap-diffgen-sqlite"}};
-    for (const auto& [dialect, package] : dialects) {
+    const std::string hint =
+        "; is its package installed? (apt-cache search tap-diffgen lists the dialect packages)";
+    for (const std::string dialect : {"postgres", "MariaDB", "nosuchdb"}) {
         INFO(dialect);
         std::string error = loadError(loader, dialect);
-        const std::string hint = "; install the " + package + " package";
         CHECK(contains(error, "no dialect plugin for sql_dialect '" + dialect + "'"));
         REQUIRE(error.size() > hint.size());
         CHECK(error.compare(error.size() - hint.size(), hint.size(), hint) == 0);
         CHECK_FALSE(contains(error, "\n"));
     }
-    CHECK_FALSE(contains(loadError(loader, "nosuchdb"), "install the"));
 }
 
 TEST_CASE("a first-party plugin that is installed but broken gets its reason, not a package hint") {
@@ -152,7 +147,7 @@ TEST_CASE("a first-party plugin that is installed but broken gets its reason, no
     PluginLoader loader({{scratch.path(), "--plugin-dir"}});
     std::string error = loadError(loader, "sqlite");
     CHECK(contains(error, "ABI version mismatch"));
-    CHECK_FALSE(contains(error, "install the"));
+    CHECK_FALSE(contains(error, "is its package installed?"));
 }
 
 TEST_CASE("a name that could be a path is refused rather than resolved in any directory") {
@@ -237,7 +232,7 @@ TEST_CASE("tap-diffgen --list-plugins shows name, aliases, versions and path") {
     MESSAGE(out);
     CHECK(contains(out, "# searched: " + scratch.path() + " (--plugin-dir)\n"));
     CHECK(contains(out, "postgres (alias postgresql)  plugin 9.8.7, sdk " +
-                            std::string(TDG_PROJECT_VERSION) + ", abi 1..3  " + path +
+                            std::string(TDG_PROJECT_VERSION) + ", abi 1..4  " + path +
                             "  loader test double for postgres\n"));
     CHECK(contains(out, "unusable  " + brokenFile("wrongabi") + ": ABI version mismatch"));
     CHECK(contains(out, "unusable  " + brokenFile("missingdep") + ": "));

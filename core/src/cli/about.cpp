@@ -40,10 +40,11 @@ std::string textSetting(const SettingSpec& spec) {
     if (spec.defaultJson) out += "    Default: " + defaultText(spec) + "\n";
     if (!spec.allowed.empty()) out += "    Allowed Values: " + joined(spec.allowed, ", ") + "\n";
     if (spec.secret) out += "    Secret: true\n";
+    if (!spec.dialects.empty()) out += "    Dialects: " + joined(spec.dialects, ", ") + "\n";
     return out;
 }
 
-std::string aboutAsText() {
+std::string aboutAsText(const std::vector<SettingSpec>& pluginSettings) {
     std::string out = std::string("Name: ") + kName + "\n";
     out += std::string("Description: ") + TAP_DIFFGEN_DESCRIPTION + "\n";
     out += std::string("Version: ") + TAP_DIFFGEN_VERSION + "\n";
@@ -51,10 +52,11 @@ std::string aboutAsText() {
     for (const auto& capability : tapCapabilities()) out += "  - " + capability + "\n";
     out += "Settings:\n";
     for (const auto& spec : flatSettingSpecs()) out += textSetting(spec);
+    for (const auto& spec : pluginSettings) out += textSetting(spec);
     return out;
 }
 
-std::string aboutAsJson() {
+std::string aboutAsJson(const std::vector<SettingSpec>& pluginSettings) {
     Poco::JSON::Object::Ptr about = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
     Poco::JSON::Array::Ptr capabilities = new Poco::JSON::Array;
     for (const auto& capability : tapCapabilities()) capabilities->add(capability);
@@ -62,7 +64,7 @@ std::string aboutAsJson() {
     about->set("description", TAP_DIFFGEN_DESCRIPTION);
     about->set("version", TAP_DIFFGEN_VERSION);
     about->set("capabilities", capabilities);
-    about->set("settings", settingsJsonSchemaObject());
+    about->set("settings", settingsJsonSchemaObject(pluginSettings));
     return jsonvalue::writePretty(about, 2) + "\n";
 }
 
@@ -83,7 +85,7 @@ std::string markdownRow(const std::string& name, const SettingSpec& spec) {
            markdownCell(defaultCell) + " | " + markdownCell(spec.description) + " |\n";
 }
 
-std::string markdownSettingsTable() {
+std::string markdownSettingsTable(const std::vector<SettingSpec>& pluginSettings) {
     std::string out =
         "| Setting | Required | Default | Description |\n"
         "|:--------|:--------:|:-------:|:------------|\n";
@@ -92,14 +94,18 @@ std::string markdownSettingsTable() {
         if (spec.name != "tables") continue;
         for (const auto& key : tableSettingSpecs()) out += markdownRow("tables[]." + key.name, key);
     }
+    for (SettingSpec spec : pluginSettings) {
+        spec.description += " (" + joined(spec.dialects, ", ") + ")";
+        out += markdownRow(spec.name, spec);
+    }
     return out;
 }
 
-std::string aboutAsMarkdown() {
+std::string aboutAsMarkdown(const std::vector<SettingSpec>& pluginSettings) {
     std::string out = std::string("# `") + kName + "`\n\n" + TAP_DIFFGEN_DESCRIPTION + "\n\n";
     out += "## Capabilities\n\n";
     for (const auto& capability : tapCapabilities()) out += "- `" + capability + "`\n";
-    out += "\n## Settings\n\n" + markdownSettingsTable() + "\n";
+    out += "\n## Settings\n\n" + markdownSettingsTable(pluginSettings) + "\n";
     out +=
         "With `--config ENV`, every setting can also be given as an environment variable "
         "named `TAP_DIFFGEN_` followed by the setting's name in upper case (for example "
@@ -121,10 +127,10 @@ const std::vector<std::string>& tapCapabilities() {
     return capabilities;
 }
 
-std::string aboutText(const std::string& format) {
-    if (format == "text") return aboutAsText();
-    if (format == "json") return aboutAsJson();
-    if (format == "markdown") return aboutAsMarkdown();
+std::string aboutText(const std::string& format, const std::vector<SettingSpec>& pluginSettings) {
+    if (format == "text") return aboutAsText(pluginSettings);
+    if (format == "json") return aboutAsJson(pluginSettings);
+    if (format == "markdown") return aboutAsMarkdown(pluginSettings);
     throw std::invalid_argument("unknown --format '" + format +
                                 "' (expected text, json or markdown)");
 }

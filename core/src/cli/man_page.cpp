@@ -53,17 +53,6 @@ std::string joined(const std::vector<std::string>& values, const std::string& se
     return out;
 }
 
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (std::size_t end = text.find(separator); end != std::string::npos;
-         start = end + 1, end = text.find(separator, start)) {
-        parts.push_back(text.substr(start, end - start));
-    }
-    parts.push_back(text.substr(start));
-    return parts;
-}
-
 // "a", "a or b", "a, b or c".
 std::string listed(const std::vector<std::string>& values, const std::string& conjunction) {
     if (values.size() < 2) return joined(values, "");
@@ -99,7 +88,10 @@ std::string settingFacts(const SettingSpec& spec) {
     } else if (spec.maximum) {
         facts.push_back("at most " + std::to_string(*spec.maximum));
     }
-    if (!spec.dialects.empty()) facts.push_back(listed(split(spec.dialects, ','), "and") + " only");
+    if (!spec.dialects.empty()) {
+        facts.push_back(listed(spec.dialects, "and") +
+                        (spec.dialects.size() == 1 ? " plugin" : " plugins"));
+    }
     if (spec.secret) facts.emplace_back("secret, never printed");
     return joined(facts, "; ");
 }
@@ -141,7 +133,7 @@ std::string optionsSection() {
     return out;
 }
 
-std::string settingsSection() {
+std::string settingsSection(const std::vector<SettingSpec>& pluginSettings) {
     std::string out = ".SH SETTINGS\n";
     out += textLine(
         "A settings file is a JSON object with the keys below. With --config ENV each setting "
@@ -154,6 +146,12 @@ std::string settingsSection() {
         for (const auto& key : tableSettingSpecs()) out += settingEntry(key, false);
         out += ".RE\n";
     }
+    if (pluginSettings.empty()) return out;
+    out += ".SS \"Settings of the dialect plugins\"\n";
+    out += textLine(
+        "Each dialect plugin may add settings of its own; those of the plugins installed when "
+        "this page was made follow. tap-diffgen --about lists those installed now.");
+    for (const auto& spec : pluginSettings) out += settingEntry(spec, true);
     return out;
 }
 
@@ -167,9 +165,9 @@ std::string trailer() {
         "--plugin-dir.");
     out += ".SH FILES\n.TP\n" + italic(installedPluginDir()) + "\n";
     out += textLine(
-        "The dialect plugins, tap-diffgen-dialect-NAME.so, one package each (for example "
-        "tap-diffgen-postgresql). A moved installation looks in the same place relative to "
-        "its executable first. The current directory is never searched.");
+        "The dialect plugins, tap-diffgen-dialect-NAME.so, one package each. A moved "
+        "installation looks in the same place relative to its executable first. The current "
+        "directory is never searched.");
     out += ".SH EXIT STATUS\n";
     out += ".TP\n.B 0\n" + textLine("Success.");
     out += ".TP\n.B 1\n" + textLine("The run failed; stderr says why in one line.");
@@ -178,7 +176,7 @@ std::string trailer() {
     out += ".SH EXAMPLES\n.nf\n";
     out += textLine("tap-diffgen --config config.json --discover > catalog.json");
     out += textLine("tap-diffgen --config config.json --catalog catalog.json --state state.json");
-    out += textLine("TAP_DIFFGEN_SQL_DIALECT=sqlite TAP_DIFFGEN_DATABASE=app.db \\");
+    out += textLine("TAP_DIFFGEN_SQL_DIALECT=mydialect TAP_DIFFGEN_DATABASE=app \\");
     out += textLine(
         "    TAP_DIFFGEN_TABLES='[{\"table_name\": \"orders\", \"pk_column\": \"id\"}]' \\");
     out += textLine("    tap-diffgen --config ENV");
@@ -189,6 +187,8 @@ std::string trailer() {
 
 }  // namespace
 
-std::string manPage() { return header() + optionsSection() + settingsSection() + trailer(); }
+std::string manPage(const std::vector<SettingSpec>& pluginSettings) {
+    return header() + optionsSection() + settingsSection(pluginSettings) + trailer();
+}
 
 }  // namespace tapdiffgen::core

@@ -4,10 +4,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "config/settings.hpp"
 
 namespace tapdiffgen::core {
 
-/// The page in man(7) roff, ending in a newline.
-std::string manPage();
+/// The page in man(7) roff, ending in a newline; pluginSettings are those of the installed
+/// dialect plugins.
+std::string manPage(const std::vector<SettingSpec>& pluginSettings);
 
 }  // namespace tapdiffgen::core

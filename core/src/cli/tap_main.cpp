@@ -12,6 +12,7 @@
 #include "cli/man_page.hpp"
 #include "cli/sync_command.hpp"
 #include "config/tap_config.hpp"
+#include "plugin/declared_settings.hpp"
 #include "plugin/dialect_connection.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/page_plan.hpp"
@@ -30,6 +31,15 @@ int fail(const std::string& message, int code = kExitFailure) {
     return code;
 }
 
+// What --about and --man document beside the tap's own settings.
+std::vector<SettingSpec> installedPluginSettings(const CommandLine& line) {
+    std::vector<PluginSettings> plugins;
+    for (const PluginListing& listing : PluginLoader::standard(line.pluginDirs).list()) {
+        if (listing.error.empty()) plugins.push_back(listing.settings);
+    }
+    return mergedDeclaredSettings(plugins);
+}
+
 int dispatch(int argc, char** argv) {
     CommandLine line = parseCommandLine(argc, argv);
     if (line.help) {
@@ -37,7 +47,7 @@ int dispatch(int argc, char** argv) {
         return 0;
     }
     if (line.man) {
-        std::cout << manPage();
+        std::cout << manPage(installedPluginSettings(line));
         return 0;
     }
     if (line.version) {
@@ -45,14 +55,17 @@ int dispatch(int argc, char** argv) {
         return 0;
     }
     if (line.about) {
-        std::cout << aboutText(line.format) << std::flush;
+        std::cout << aboutText(line.format, installedPluginSettings(line)) << std::flush;
         return 0;
     }
     if (line.listPlugins) return listPlugins(line);
     if (line.configs.empty()) {
         return fail("--config is required (tap-diffgen --help shows the options)", kExitUsage);
     }
-    TapConfig config = loadConfig(line.configs, std::filesystem::current_path().string());
+    PluginLoader loader = PluginLoader::standard(line.pluginDirs);
+    TapConfig config =
+        loadConfig(line.configs, std::filesystem::current_path().string(),
+                   [&](const std::string& dialect) { return loader.load(dialect)->settings(); });
     log::setLevel(log::levelFromName(config.logLevel));
     for (const auto& warning : config.warnings) log::warning(warning);
     return runDatabaseCommand(line, config);

@@ -159,17 +159,19 @@ Var convertEnvValue(const SettingSpec& spec, const std::string& text) {
     return text;
 }
 
-Object::Ptr readEnvironmentConfig(const std::string& workingDir,
-                                  std::vector<std::string>& warnings) {
-    const std::string dotenvPath = (workingDir.empty() ? std::string(".") : workingDir) + "/.env";
-    const auto dotenv = readDotenvFile(dotenvPath, warnings);
+EnvironmentSource::EnvironmentSource(const std::string& workingDir,
+                                     std::vector<std::string>& warnings)
+    : dotenv_(readDotenvFile((workingDir.empty() ? std::string(".") : workingDir) + "/.env",
+                             warnings)) {}
+
+Object::Ptr EnvironmentSource::settings(const std::vector<SettingSpec>& specs) const {
     Object::Ptr config = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    for (const auto& spec : flatSettingSpecs()) {
+    for (const auto& spec : specs) {
         const std::string variable = settingEnvVar(spec.name);
         std::string text;
         if (const char* fromEnvironment = std::getenv(variable.c_str())) {
             text = fromEnvironment;
-        } else if (const auto it = dotenv.find(variable); it != dotenv.end()) {
+        } else if (const auto it = dotenv_.find(variable); it != dotenv_.end()) {
             text = it->second;
         }
         if (!text.empty()) setFlat(*config, spec.name, convertEnvValue(spec, text));

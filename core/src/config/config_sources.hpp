@@ -4,6 +4,7 @@
 #include <Poco/Dynamic/Var.h>
 #include <Poco/JSON/Object.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,20 @@ namespace tapdiffgen::core {
 /// One --config file as a JSON object (keys in file order). Throws ConfigError.
 Poco::JSON::Object::Ptr readConfigFile(const std::string& path);
 
-/// Every setting whose TAP_DIFFGEN_<NAME> variable is set (and not empty) in the environment
-/// or in <workingDir>/.env, the environment winning, converted by the setting's type. A
-/// missing .env is fine; .env statements that cannot be parsed are skipped with a warning.
-/// Throws ConfigError.
-Poco::JSON::Object::Ptr readEnvironmentConfig(const std::string& workingDir,
-                                              std::vector<std::string>& warnings);
+/// The TAP_DIFFGEN_<NAME> variables of the environment and of <workingDir>/.env, the
+/// environment winning. The .env file is read once, when constructed: a missing one is fine;
+/// statements that cannot be parsed are skipped with a warning. Throws ConfigError.
+class EnvironmentSource {
+public:
+    EnvironmentSource(const std::string& workingDir, std::vector<std::string>& warnings);
+
+    /// Every one of `specs` whose variable is set (and not empty), converted by the setting's
+    /// type; a flat name ("ssh_tunnel.host") becomes a key of its object. Throws ConfigError.
+    Poco::JSON::Object::Ptr settings(const std::vector<SettingSpec>& specs) const;
+
+private:
+    std::map<std::string, std::string> dotenv_;
+};
 
 /// Converts the text of one variable by the setting's type; text that does not convert stays
 /// text. Throws ConfigError when an array or object setting is not valid JSON.

@@ -27,7 +27,6 @@ public:
     Spec& secret() { return set(spec_.secret, true); }
     Spec& defaultJson(std::string json) { return set(spec_.defaultJson, std::move(json)); }
     Spec& allowed(std::vector<std::string> values) { return set(spec_.allowed, std::move(values)); }
-    Spec& dialects(std::string names) { return set(spec_.dialects, std::move(names)); }
     Spec& minimum(std::int64_t value) { return set(spec_.minimum, value); }
     Spec& maximum(std::int64_t value) { return set(spec_.maximum, value); }
     Spec& driverOption() { return set(spec_.driverOption, true); }
@@ -47,8 +46,9 @@ private:
 std::vector<SettingSpec> buildSettingSpecs() {
     return {
         Spec("sql_dialect", "string",
-             "Dialect of the source database: a dialect name such as postgres, mysql "
-             "or sqlite, or the absolute path of a dialect plugin (.so).")
+             "Dialect of the source database: the name of an installed dialect plugin "
+             "(tap-diffgen --list-plugins lists them), or the absolute path of a dialect "
+             "plugin (.so).")
             .required()
             .driverOption(),
         Spec("host", "string", "Host name or IP address of the database server.").driverOption(),
@@ -80,24 +80,6 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "Seconds to wait for a database connection before the attempt fails.")
             .defaultJson("10")
             .minimum(1)
-            .driverOption(),
-        Spec("ssl_mode", "string",
-             "TLS mode of the connection: disable, allow, prefer, require, verify-ca "
-             "or verify-full for postgres; disable, prefer, require, verify-ca or "
-             "verify-full for mysql.")
-            .allowed({"disable", "allow", "prefer", "require", "verify-ca", "verify-full"})
-            .dialects("postgres,mysql")
-            .driverOption(),
-        Spec("ssl_root_cert", "string",
-             "Path of the CA certificate file the server certificate is verified "
-             "against.")
-            .dialects("postgres,mysql")
-            .driverOption(),
-        Spec("ssl_cert", "string", "Path of the client certificate file.")
-            .dialects("postgres,mysql")
-            .driverOption(),
-        Spec("ssl_key", "string", "Path of the client certificate's private key file.")
-            .dialects("postgres,mysql")
             .driverOption(),
         Spec("log_level", "string",
              "Least severe level of the log messages written to stderr: debug, info, warning or "
@@ -173,12 +155,6 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "idle, so that targets commit.")
             .defaultJson("30")
             .minimum(0),
-        Spec("notify_channel", "string",
-             "PostgreSQL channel to LISTEN on while following (see the optional trigger of "
-             "packaging/diffgen/postgres.sql): a notification wakes the tap at once; without "
-             "one it polls.")
-            .dialects("postgres")
-            .driverOption(),
     };
 }
 
@@ -242,13 +218,16 @@ Array::Ptr stringArray(const std::vector<std::string>& values) {
 
 Object::Ptr propertySchema(const SettingSpec& spec);
 
-Object::Ptr objectSchema(const std::vector<SettingSpec>& specs) {
+Object::Ptr objectSchema(const std::vector<SettingSpec>& specs,
+                         const std::vector<SettingSpec>& more = {}) {
     Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
     Object::Ptr properties = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
     std::vector<std::string> required;
-    for (const auto& spec : specs) {
-        properties->set(spec.name, propertySchema(spec));
-        if (spec.required) required.push_back(spec.name);
+    for (const auto* list : {&specs, &more}) {
+        for (const auto& spec : *list) {
+            properties->set(spec.name, propertySchema(spec));
+            if (spec.required) required.push_back(spec.name);
+        }
     }
     schema->set("type", "object");
     schema->set("properties", properties);
@@ -346,8 +325,12 @@ std::string settingEnvVar(std::string_view name) {
     return variable;
 }
 
-Poco::JSON::Object::Ptr settingsJsonSchemaObject() { return objectSchema(settingSpecs()); }
+Poco::JSON::Object::Ptr settingsJsonSchemaObject(const std::vector<SettingSpec>& pluginSettings) {
+    return objectSchema(settingSpecs(), pluginSettings);
+}
 
-std::string settingsJsonSchema() { return jsonvalue::write(settingsJsonSchemaObject()); }
+std::string settingsJsonSchema(const std::vector<SettingSpec>& pluginSettings) {
+    return jsonvalue::write(settingsJsonSchemaObject(pluginSettings));
+}
 
 }  // namespace tapdiffgen::core

@@ -22,15 +22,24 @@ struct SettingSpec {
     bool secret = false;                     ///< never echoed; "writeOnly" in the schema
     std::optional<std::string> defaultJson;  ///< JSON text of the default: "10000", "\"diffgen\""
     std::vector<std::string> allowed;        ///< enum values of a string setting
-    std::string dialects;                    ///< "" = all, else e.g. "postgres,mysql"
-    std::optional<std::int64_t> minimum;     ///< inclusive, for integer and number settings
-    std::optional<std::int64_t> maximum;     ///< inclusive
-    bool driverOption = false;               ///< handed to the dialect plugin's connect()
+    /// Empty for the tap's own settings; for a plugin's, the dialects that declare it.
+    std::vector<std::string> dialects;
+    std::optional<std::int64_t> minimum;  ///< inclusive, for integer and number settings
+    std::optional<std::int64_t> maximum;  ///< inclusive
+    bool driverOption = false;            ///< handed to the dialect plugin's connect()
     /// A string setting that also takes a non-empty list of distinct strings (pk_column).
     bool orStringList = false;
 };
 
-/// Every top-level setting, in the order documentation lists them.
+/// The settings a dialect plugin adds to the configuration (TdgPluginInfo.settings), each a
+/// driver option. `declared` is false for a plugin older than ABI revision 4, which cannot
+/// declare any: unknown scalar settings then reach it, as they always did.
+struct PluginSettings {
+    bool declared = false;
+    std::vector<SettingSpec> specs;
+};
+
+/// The tap's own top-level settings, in the order documentation lists them.
 const std::vector<SettingSpec>& settingSpecs();
 
 /// The keys of one `tables` entry.
@@ -56,10 +65,11 @@ const SettingSpec* findSettingSpec(std::string_view name);
 std::string settingEnvVar(std::string_view name);
 
 /// The config JSON Schema: {"type":"object","properties":{...},"required":[...]}. Secrets carry
-/// "secret":true,"writeOnly":true; `tables` has its full item schema.
-Poco::JSON::Object::Ptr settingsJsonSchemaObject();
+/// "secret":true,"writeOnly":true; `tables` has its full item schema. Plugin settings follow
+/// the tap's own.
+Poco::JSON::Object::Ptr settingsJsonSchemaObject(const std::vector<SettingSpec>& pluginSettings);
 
 /// settingsJsonSchemaObject() as compact JSON text.
-std::string settingsJsonSchema();
+std::string settingsJsonSchema(const std::vector<SettingSpec>& pluginSettings);
 
 }  // namespace tapdiffgen::core

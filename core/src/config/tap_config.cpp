@@ -338,14 +338,22 @@ std::optional<SshTunnelSettings> readSshTunnel(const Object& config,
 
 // ---- end of ssh_tunnel ----
 
-std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Object& config) {
+std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Object& config,
+                                                                     const PluginSettings& plugin) {
     std::vector<std::pair<std::string, std::string>> options;
     for (const auto& spec : settingSpecs()) {
         if (!spec.driverOption) continue;
         const Var value = effectiveValue(config, spec);
         if (!value.isEmpty()) options.emplace_back(spec.name, jsonvalue::scalarText(value));
     }
-    // A third-party dialect may define settings of its own.
+    // The plugin's own defaults are its to apply.
+    for (const auto& spec : plugin.specs) {
+        if (isGiven(config, spec)) {
+            options.emplace_back(spec.name, jsonvalue::scalarText(config.get(spec.name)));
+        }
+    }
+    // A plugin older than declared settings may still read settings of its own.
+    if (plugin.declared) return options;
     for (const auto& name : config.getNames()) {
         const Var value = config.get(name);
         if (!findSettingSpec(name) && isScalar(value)) {
@@ -428,19 +436,22 @@ const std::string* TapConfig::connectionOption(std::string_view name) const {
     return nullptr;
 }
 
-TapConfig parseConfigObject(const Object::Ptr& config) {
+TapConfig parseConfigObject(const Object::Ptr& config, const PluginSettings& plugin) {
     if (!config) throw ConfigError("config must contain a JSON object");
     checkValues(*config, settingSpecs(), kRoot);
+    checkValues(*config, plugin.specs, kRoot);
     TapConfig result;
     checkSqlDialect(textSetting(*config, "sql_dialect"), keyPath(kRoot, "sql_dialect"));
     checkTableName(textSetting(*config, "diffgen_table"), keyPath(kRoot, "diffgen_table"));
     result.tables =
         readTables(*config->getArray("tables"), keyPath(kRoot, "tables"), result.warnings);
-    warnUnknownKeys(*config, settingSpecs(), "setting", kRoot, result.warnings);
+    std::vector<SettingSpec> known = settingSpecs();
+    known.insert(known.end(), plugin.specs.begin(), plugin.specs.end());
+    warnUnknownKeys(*config, known, "setting", kRoot, result.warnings);
     checkPositive(*config, "poll_interval_seconds");
     readSettings(*config, result);
     result.sshTunnel = readSshTunnel(*config, result.warnings);
-    result.connectionOptions = connectionOptionsOf(*config);
+    result.connectionOptions = connectionOptionsOf(*config, plugin);
     return result;
 }
 
@@ -452,10 +463,11 @@ TapConfig parseConfigObject(const std::string& jsonText) {
         throw ConfigError(std::string("config is not valid JSON: ") + e.what());
     }
     if (kindOf(parsed) != Kind::Object) throw ConfigError("config must contain a JSON object");
-    return parseConfigObject(parsed.extract<Object::Ptr>());
+    return parseConfigObject(parsed.extract<Object::Ptr>(), PluginSettings{});
 }
 
-TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir) {
+TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                     const PluginSettingsLookup& pluginSettingsOf) {
     Object::Ptr merged = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
     bool useEnvironment = false;
     for (const auto& arg : configArgs) {
@@ -466,9 +478,20 @@ TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::stri
         }
     }
     std::vector<std::string> warnings;
+    std::optional<EnvironmentSource> environment;
     // The environment wins over every file, wherever ENV stands among the flags.
-    if (useEnvironment) mergeInto(*merged, *readEnvironmentConfig(workingDir, warnings));
-    TapConfig result = parseConfigObject(merged);
+    if (useEnvironment) {
+        environment.emplace(workingDir, warnings);
+        mergeInto(*merged, *environment->settings(flatSettingSpecs()));
+    }
+    // The tap's own settings are checked first, so that a broken configuration fails as such
+    // before any plugin is looked for; the plugin then says which settings are its own.
+    PluginSettings plugin;
+    if (pluginSettingsOf) {
+        plugin = pluginSettingsOf(parseConfigObject(merged, PluginSettings{}).sqlDialect);
+        if (environment) mergeInto(*merged, *environment->settings(plugin.specs));
+    }
+    TapConfig result = parseConfigObject(merged, plugin);
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());
     return result;
 }

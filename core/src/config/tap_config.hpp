@@ -5,6 +5,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/settings.hpp"
 #include "config/ssh_tunnel_settings.hpp"
 
 namespace tapdiffgen::core {
@@ -68,10 +70,10 @@ struct TapConfig {
     int64_t idleExitSeconds = 0;
     double pollIntervalSeconds = 1;
     double stateIntervalSeconds = 30;
-    /// Every scalar setting that reaches the dialect driver, as text (numbers and booleans in
-    /// JSON text form): sql_dialect, host, port (only when given), user, password, database,
-    /// connect_timeout (always), ssl_* (when given), then unknown scalar settings in the order
-    /// given, since a third-party dialect may define its own.
+    /// Every setting that reaches the dialect driver, as text (numbers and booleans in JSON
+    /// text form), each only when given: sql_dialect, host, port, user, password, database,
+    /// connect_timeout, then the settings the plugin declares. For a plugin too old to declare
+    /// settings, every unknown scalar setting instead, in the order given.
     std::vector<std::pair<std::string, std::string>> connectionOptions;
     /// Set when ssh_tunnel.enable is true: the connection then goes through the bastion.
     std::optional<SshTunnelSettings> sshTunnel;
@@ -81,6 +83,10 @@ struct TapConfig {
     /// The value of a connection option, or nullptr when it was not given.
     const std::string* connectionOption(std::string_view name) const;
 };
+
+/// The settings the plugin of a dialect (a sql_dialect value) declares; throws
+/// PluginLoadError when there is no such plugin.
+using PluginSettingsLookup = std::function<PluginSettings(const std::string& sqlDialect)>;
 
 /// Loads and validates the configuration.
 ///
@@ -92,11 +98,16 @@ struct TapConfig {
 /// (true/false/1/0/yes/no/on/off, any case), array as JSON text. A value that does not convert
 /// stays text, so validation reports it as of the wrong type. An empty value counts as unset,
 /// so a copied .env.example with blanks changes nothing. A JSON null for an optional setting
-/// also counts as unset. Throws ConfigError.
-TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir);
+/// also counts as unset. The settings pluginSettingsOf says the configured dialect's plugin
+/// declares are validated, read from the environment and passed to it like the tap's own;
+/// without pluginSettingsOf the configuration is read as for a plugin that declares none.
+/// Throws ConfigError.
+TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                     const PluginSettingsLookup& pluginSettingsOf = {});
 
-/// Validates an already-merged JSON object. Throws ConfigError.
-TapConfig parseConfigObject(const Poco::JSON::Object::Ptr& config);
+/// Validates an already-merged JSON object, with the settings its plugin declares. Throws
+/// ConfigError.
+TapConfig parseConfigObject(const Poco::JSON::Object::Ptr& config, const PluginSettings& plugin);
 
 /// Validates JSON text holding the merged object (for the fuzzer). Throws ConfigError.
 TapConfig parseConfigObject(const std::string& jsonText);

@@ -19,6 +19,10 @@ namespace {
 
 constexpr const char* kFilePrefix = "tap-diffgen-dialect-";
 constexpr const char* kFileSuffix = ".so";
+// The core package works alone, so a dialect whose plugin is nowhere is most likely a package
+// not installed; the tap knows no package names, apt does.
+constexpr const char* kNotInstalledHint =
+    "; is its package installed? (apt-cache search tap-diffgen lists the dialect packages)";
 
 std::string dlerrorText() {
     const char* message = dlerror();
@@ -42,25 +46,12 @@ bool isSafeDialectName(const std::string& name) {
            name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string::npos;
 }
 
-// The Debian package that ships a first-party dialect, for the hint when none is installed: the
-// core package works alone, so a missing driver package is the likeliest cause.
-std::string packageHint(const std::string& name) {
-    static const std::pair<const char*, const char*> packages[] = {
-        {"postgres", "tap-diffgen-postgresql"}, {"postgresql", "tap-diffgen-postgresql"},
-        {"mysql", "tap-diffgen-mysql"},         {"mariadb", "tap-diffgen-mysql"},
-        {"sqlite", "tap-diffgen-sqlite"},       {"sqlite3", "tap-diffgen-sqlite"}};
-    for (const auto& [dialect, package] : packages) {
-        if (name == dialect) return std::string("; install the ") + package + " package";
-    }
-    return {};
-}
-
 // Says which promise of the info block is broken, so a plugin author knows what to fix.
 std::string infoBlockProblem(const TdgPluginInfo* info) {
     if (info == nullptr) return std::string(TDG_PLUGIN_INFO_SYMBOL) + " returned NULL";
-    if (info->struct_size < sizeof(TdgPluginInfo)) {
+    if (info->struct_size < TDG_PLUGIN_INFO_SIZE_1) {
         return "the plugin's info block is " + std::to_string(info->struct_size) +
-               " bytes, at least " + std::to_string(sizeof(TdgPluginInfo)) + " expected";
+               " bytes, at least " + std::to_string(TDG_PLUGIN_INFO_SIZE_1) + " expected";
     }
     if (info->dialect_name == nullptr) return "the plugin's info block has no dialect name";
     return {};
@@ -97,6 +88,7 @@ PluginListing describe(const std::string& path) {
         listing.abiMin = info.abi_version_min;
         listing.abiMax = info.abi_version_max;
         listing.description = info.description ? info.description : "";
+        listing.settings = plugin->settings();
     } catch (const PluginLoadError& failure) {
         listing.error = failure.what();
     }
@@ -207,7 +199,7 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
             probed << "; " << candidate.string() << " (" << origin << "): " << failure.what();
         }
     }
-    // Not a file name: maybe an alias ("postgresql" for "postgres").
+    // Not a file name: maybe an alias, another name a plugin's info block answers to.
     for (const PluginListing& listing : list()) {
         if (!listing.error.empty()) continue;
         if (std::find(listing.aliases.begin(), listing.aliases.end(), name) !=
@@ -219,7 +211,7 @@ std::shared_ptr<const Plugin> PluginLoader::load(const std::string& dialectOrPat
                           fileName + probed.str() +
                           "; no plugin found has it as an alias either "
                           "(tap-diffgen --list-plugins shows what is installed)" +
-                          (anyCandidateExists ? std::string() : packageHint(name)));
+                          (anyCandidateExists ? std::string() : std::string(kNotInstalledHint)));
 }
 
 std::vector<PluginListing> PluginLoader::list() {

@@ -34,6 +34,7 @@ struct PluginListing {
     int abiMin = 0;
     int abiMax = 0;
     std::string description;
+    PluginSettings settings;
     std::string error;  // non-empty when the file is not a usable plugin
 };
 

@@ -26,10 +26,21 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+// A setting as two plugins' declarations merge into it.
+SettingSpec pluginSetting() {
+    SettingSpec spec;
+    spec.name = "ssl_key";
+    spec.type = "string";
+    spec.description = "Path of the client certificate's private key file.";
+    spec.driverOption = true;
+    spec.dialects = {"postgres", "mysql"};
+    return spec;
+}
+
 }  // namespace
 
 TEST_CASE("about: text lists identity, capabilities and every setting") {
-    const std::string text = aboutText("text");
+    const std::string text = aboutText("text", {});
     CHECK(text.rfind("Name: tap-diffgen\nDescription: ", 0) == 0);
     CHECK(contains(text, std::string("\nVersion: ") + TDG_PROJECT_VERSION + "\n"));
     CHECK(contains(
@@ -50,11 +61,11 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
         "  - Name: ssh_tunnel.private_key\n    Type: string\n"
         "    Environment Variable: TAP_DIFFGEN_SSH_TUNNEL_PRIVATE_KEY\n    Secret: true\n"));
     CHECK(text.back() == '\n');
-    CHECK(aboutText() == text);
+    CHECK(aboutText("text", {}) == text);
 }
 
 TEST_CASE("about: json has the SDK's keys and the settings schema") {
-    const Object::Ptr about = parseObject(aboutText("json"));
+    const Object::Ptr about = parseObject(aboutText("json", {}));
     CHECK(about->getNames().size() == 5);
     CHECK(about->getValue<std::string>("name") == "tap-diffgen");
     CHECK_FALSE(about->getValue<std::string>("description").empty());
@@ -101,7 +112,7 @@ TEST_CASE("about: json has the SDK's keys and the settings schema") {
 
 TEST_CASE("about: the tables setting carries its item schema") {
     const Object::Ptr tables =
-        parseObject(settingsJsonSchema())->getObject("properties")->getObject("tables");
+        parseObject(settingsJsonSchema({}))->getObject("properties")->getObject("tables");
     REQUIRE(tables);
     CHECK(tables->getValue<int>("minItems") == 1);
     const Object::Ptr items = tables->getObject("items");
@@ -133,7 +144,7 @@ TEST_CASE("about: the tables setting carries its item schema") {
 
 TEST_CASE("about: the ssh_tunnel setting is an object of its keys, secrets marked") {
     const Object::Ptr tunnel =
-        parseObject(settingsJsonSchema())->getObject("properties")->getObject("ssh_tunnel");
+        parseObject(settingsJsonSchema({}))->getObject("properties")->getObject("ssh_tunnel");
     REQUIRE(tunnel);
     CHECK(tunnel->getValue<std::string>("type") == "object");
     const Object::Ptr properties = tunnel->getObject("properties");
@@ -148,7 +159,7 @@ TEST_CASE("about: the ssh_tunnel setting is an object of its keys, secrets marke
 }
 
 TEST_CASE("about: markdown is a README page with a settings table") {
-    const std::string markdown = aboutText("markdown");
+    const std::string markdown = aboutText("markdown", {});
     CHECK(markdown.rfind("# `tap-diffgen`\n\n", 0) == 0);
     CHECK(contains(markdown,
                    "## Capabilities\n\n- `catalog`\n- `state`\n- `discover`\n"
@@ -184,7 +195,28 @@ TEST_CASE("about: every description is one plain ASCII line") {
 }
 
 TEST_CASE("about: an unknown format is refused") {
-    CHECK_THROWS_WITH_AS(aboutText("yaml"),
+    CHECK_THROWS_WITH_AS(aboutText("yaml", {}),
                          "unknown --format 'yaml' (expected text, json or markdown)",
                          std::invalid_argument);
+}
+
+TEST_CASE("about: the plugins' settings follow the tap's own in every format") {
+    const std::string text = aboutText("text", {pluginSetting()});
+    CHECK(contains(text,
+                   "  - Name: ssl_key\n    Type: string\n"
+                   "    Environment Variable: TAP_DIFFGEN_SSL_KEY\n"
+                   "    Dialects: postgres, mysql\n"));
+    CHECK(text.find("Name: ssl_key") > text.find("Name: ssh_tunnel.known_hosts"));
+    CHECK_FALSE(contains(aboutText("text", {}), "ssl_key"));
+
+    const Object::Ptr properties = parseObject(aboutText("json", {pluginSetting()}))
+                                       ->getObject("settings")
+                                       ->getObject("properties");
+    REQUIRE(properties->has("ssl_key"));
+    CHECK(properties->getObject("ssl_key")->getValue<std::string>("description") ==
+          pluginSetting().description);
+
+    CHECK(contains(aboutText("markdown", {pluginSetting()}),
+                   "\n| ssl_key | False | None | Path of the client certificate's private key "
+                   "file. (postgres, mysql) |\n"));
 }

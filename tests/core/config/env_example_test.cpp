@@ -10,6 +10,8 @@
 
 #include "config/dotenv.hpp"
 #include "config/settings.hpp"
+#include "plugin/declared_settings.hpp"
+#include "plugin/plugin_loader.hpp"
 
 using namespace tapdiffgen::core;
 
@@ -38,19 +40,36 @@ std::set<std::string> documentedVariables(const std::string& text) {
     return variables;
 }
 
+// The variables of the tap's settings and of those the first-party plugins declare.
+std::set<std::string> settingVariables() {
+    std::set<std::string> variables;
+    for (const auto& spec : flatSettingSpecs()) variables.insert(settingEnvVar(spec.name));
+    PluginLoader loader(std::vector<std::pair<std::string, std::string>>{
+        {TDG_FIRST_PARTY_PLUGIN_DIR, "build tree"}});
+    std::vector<PluginSettings> plugins;
+    for (const auto& listing : loader.list()) {
+        REQUIRE(listing.error.empty());
+        plugins.push_back(listing.settings);
+    }
+    REQUIRE(plugins.size() == 3);
+    for (const auto& spec : mergedDeclaredSettings(plugins)) {
+        variables.insert(settingEnvVar(spec.name));
+    }
+    return variables;
+}
+
 }  // namespace
 
 TEST_CASE(".env.example names every setting's variable and nothing else") {
-    std::set<std::string> expected;
-    for (const auto& spec : flatSettingSpecs()) expected.insert(settingEnvVar(spec.name));
+    const std::set<std::string> expected = settingVariables();
+    CHECK(expected.count("TAP_DIFFGEN_SSL_MODE") == 1);
     CHECK(documentedVariables(readExample()) == expected);
 }
 
 TEST_CASE(".env.example parses cleanly as a .env file") {
     const auto parsed = parseDotenv(readExample());
     CHECK(parsed.badLines.empty());
-    std::set<std::string> variables;
-    for (const auto& spec : flatSettingSpecs()) variables.insert(settingEnvVar(spec.name));
+    const std::set<std::string> variables = settingVariables();
     for (const auto& [key, value] : parsed.values) {
         CAPTURE(key);
         CHECK(variables.count(key) == 1);
