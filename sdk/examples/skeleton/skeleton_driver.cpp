@@ -19,6 +19,21 @@ using namespace tapdiffgen::sdk;
 
 class SkeletonDriver final : public DriverBase {
 public:
+    // Settings of the dialect's own, beyond the tap's host, port, user, password and database.
+    // The tap validates them against these declarations (type, allowed values, bounds) before
+    // connecting, lists them in --about, reads them from TAP_DIFFGEN_<NAME> under --config ENV
+    // and hands them to the constructor as options; anything else is an unknown setting.
+    static const DeclaredSettings& declaredSettings() {
+        static const DeclaredSettings settings({
+            Setting("rows_per_fetch", SettingType::Integer,
+                    "Rows the skeleton asks its server for in one round trip.")
+                .byDefault("1000")
+                .atLeast(1)
+                .atMost(100000),
+        });
+        return settings;
+    }
+
     // Read and validate every setting before opening anything: a typo in the configuration
     // then fails as INVALID_ARGUMENT naming the key, not as a confusing network error.
     // Never put the password into a message.
@@ -26,6 +41,7 @@ public:
     SkeletonDriver(const ConnectOptions& options, HostLog log)
         : host_(options.get("host", "localhost")),
           port_(options.getInt("port", 0, 0, 65535)),
+          rowsPerFetch_(options.getInt("rows_per_fetch", 1000)),
           log_(std::move(log)) {
         // Open the session here: read-only, autocommit, UTC, UTF-8. Throw
         // DriverError(TDG_UNAUTHENTICATED, ...) for a refused login, TDG_IO for a network
@@ -80,6 +96,7 @@ protected:
 private:
     std::string host_;
     long long port_;
+    long long rowsPerFetch_;  // checked against its declaration before the constructor runs
     HostLog log_;
 };
 
