@@ -208,6 +208,7 @@ expect_in "$error" '; is its package installed\? \(apt-cache search tap-diffgen 
 # ---------------------------------------------------------------------------------------------
 step "every package"
 apt_install "${deb[@]}"
+[[ -s /usr/share/tap-diffgen/env.example ]] || fail "env.example is not installed"
 listing=$($TAP --list-plugins)
 printf '%s\n' "$listing"
 for plugin in 'postgres \(alias postgresql\)' 'mysql \(alias mariadb\)' 'sqlite \(alias sqlite3\)'; do
@@ -305,6 +306,17 @@ expect_in "$listing" "^skeleton  plugin .*  $scratch/plugins/tap-diffgen-dialect
     "--plugin-dir must list the skeleton plugin"
 /usr/bin/tap-diffgen-conformance --plugin "$scratch/plugins/tap-diffgen-dialect-skeleton.so" --abi-only ||
     fail "the skeleton fails the ABI-level conformance cases"
+# A new dialect's own setting, declared in the plugin alone: listed and validated by the tap.
+about=$($TAP --plugin-dir "$scratch/plugins" --about)
+expect_in "$about" '^  - Name: rows_per_fetch$' "--about must list the skeleton's own setting"
+printf '{"sql_dialect": "skeleton", "rows_per_fetch": 0, "tables": [{"table_name": "t", "pk_column": "id"}]}\n' \
+    >"$scratch/skeleton.json"
+status=0
+error=$($TAP --plugin-dir "$scratch/plugins" --config "$scratch/skeleton.json" 2>&1 >/dev/null) || status=$?
+printf '%s\n' "$error"
+((status == 1)) || fail "a bad rows_per_fetch exited $status, not 1"
+expect_in "$error" "0 is less than the minimum of 1 in config\['rows_per_fetch'\]$" \
+    "the tap must validate the skeleton's own setting"
 
 # ---------------------------------------------------------------------------------------------
 step "purge"
