@@ -122,15 +122,12 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
     for (auto& stream : streams) {
         EventPage page = connection.readDiffgenPage(diffgen, 0, INT64_MAX, config.pageSize,
                                                     {stream.definition->journalName});
-        TableStreams streamOfTable{{stream.definition->journalName, 0}};
-        std::vector<StreamKeyRule> rules{stream.keyRule};
-        std::vector<bool> accept{true};
+        PageStreams only;
+        only.add(stream.definition->journalName, stream.keyRule);
         PagePlan::Options options;
-        options.streamOfTable = &streamOfTable;
-        options.rules = &rules;
-        options.acceptStream = &accept;
+        options.readFor = {true};
         options.skipBadEvents = true;
-        PagePlan plan(page, options);
+        PagePlan plan(page, only, options);
         StreamPlan first;
         const StreamPlan& all = plan.streams()[0];
         if (!all.upserts.empty()) {

@@ -15,19 +15,28 @@ std::string describeOp(char op) {
 
 }  // namespace
 
-PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(options.rules->size()) {
-    const auto& streamOfTable = *options.streamOfTable;
-    const auto& rules = *options.rules;
-    const auto& acceptStream = *options.acceptStream;
+void PageStreams::add(const std::string& journalName, StreamKeyRule rule) {
+    byJournalName_[journalName] = rules_.size();
+    rules_.push_back(rule);
+}
+
+std::optional<size_t> PageStreams::streamOf(std::string_view journalName) const {
+    const auto found = byJournalName_.find(journalName);
+    if (found == byJournalName_.end()) return std::nullopt;
+    return found->second;
+}
+
+PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Options& options)
+    : plans_(streams.size()) {
     const bool skipBadEvents = options.skipBadEvents;
     // Per stream: canonical key → (position in page, event), so that the LAST event wins.
-    std::vector<std::unordered_map<std::string, DrivingEvent>> latest(rules.size());
-    for (auto& events : latest) events.reserve(page.size() / rules.size() + 1);
+    std::vector<std::unordered_map<std::string, DrivingEvent>> latest(streams.size());
+    for (auto& events : latest) events.reserve(page.size() / streams.size() + 1);
     for (const TdgEvent& event : page) {
-        auto found = streamOfTable.find(
-            std::string_view(event.table_name != nullptr ? event.table_name : ""));
-        if (found == streamOfTable.end() || !acceptStream[found->second]) continue;
-        size_t stream = found->second;
+        const auto found =
+            streams.streamOf(std::string_view(event.table_name != nullptr ? event.table_name : ""));
+        if (!found || !options.readFor[*found]) continue;
+        const size_t stream = *found;
         if (options.late && std::binary_search(options.late->seenIds.get().begin(),
                                                options.late->seenIds.get().end(), event.id)) {
             continue;
@@ -50,7 +59,7 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
         }
         std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
         std::string why;
-        auto key = parseTableId(rawKey, *rules[stream].key, why);
+        auto key = parseTableId(rawKey, *streams.rule(stream).key, why);
         if (!key) {
             reject("table_id '" + std::string(rawKey) + "' " + why);
             continue;
@@ -64,12 +73,13 @@ PagePlan::PagePlan(const EventPage& page, const Options& options) : plans_(optio
         }
         driving.tsCreated = event.ts_created != nullptr ? event.ts_created : "";
     }
-    for (size_t stream = 0; stream < rules.size(); ++stream) {
+    for (size_t stream = 0; stream < streams.size(); ++stream) {
         StreamPlan& plan = plans_[stream];
+        const bool tombstonesOnly = streams.rule(stream).tombstonesOnly;
         for (auto& [key, event] : latest[stream]) {
-            if (event.op == TDG_OP_DELETE && !(options.late && !rules[stream].tombstonesOnly)) {
+            if (event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly)) {
                 plan.tombstones.push_back(std::move(event));
-            } else if (!rules[stream].tombstonesOnly) {
+            } else if (!tombstonesOnly) {
                 plan.upserts.push_back(std::move(event));
             }
         }

@@ -42,10 +42,6 @@ struct TransparentStringHash {
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
-/// diffgen.tablename → stream index.
-using TableStreams =
-    std::unordered_map<std::string, size_t, TransparentStringHash, std::equal_to<>>;
-
 /// How each stream reads its key, for dedup.
 struct StreamKeyRule {
     const KeySpec* key = nullptr;
@@ -74,23 +70,36 @@ struct LateRead {
     // emitted, and only a fresh read tells what is true now.
 };
 
+/// The streams pages are planned for, by index: each one's key rule and the journal name
+/// (diffgen.tablename) its events carry.
+class PageStreams {
+public:
+    /// Adds the stream of index size().
+    void add(const std::string& journalName, StreamKeyRule rule);
+    size_t size() const { return rules_.size(); }
+    const StreamKeyRule& rule(size_t stream) const { return rules_[stream]; }
+    /// The stream whose events carry `journalName`, or nullopt (events of other tables).
+    std::optional<size_t> streamOf(std::string_view journalName) const;
+
+private:
+    std::unordered_map<std::string, size_t, TransparentStringHash, std::equal_to<>> byJournalName_;
+    std::vector<StreamKeyRule> rules_;
+};
+
 class PagePlan {
 public:
     struct Options {
-        /// diffgen.tablename → stream index; events of other tables are ignored.
-        const TableStreams* streamOfTable = nullptr;
-        /// Per stream index.
-        const std::vector<StreamKeyRule>* rules = nullptr;
-        /// Per stream index: whether this page is read for the stream.
-        const std::vector<bool>* acceptStream = nullptr;
+        /// The streams this page was read for, as a mask by stream index; events of the others
+        /// are left out (a page read for some streams only).
+        std::vector<bool> readFor;
         /// A bad event is a warning instead of a BadEventError.
         bool skipBadEvents = false;
         /// A range read again once its late commits are final (nullopt for a first read).
         std::optional<LateRead> late;
     };
 
-    /// The plan points into `page`, which must outlive it.
-    PagePlan(const EventPage& page, const Options& options);
+    /// The plan points into `page`, which must outlive it, as must `streams`.
+    PagePlan(const EventPage& page, const PageStreams& streams, const Options& options);
 
     /// Plans indexed by stream; empty for streams with no event in the page.
     const std::vector<StreamPlan>& streams() const { return plans_; }

@@ -36,10 +36,8 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       clock_(clock),
       stats_(stats),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)) {
-    for (size_t i = 0; i < streams_.size(); ++i) {
-        streamOfTable_[streams_[i].definition->journalName] = i;
-        rules_.push_back(streams_[i].keyRule);
-    }
+    for (const auto& stream : streams_)
+        pageStreams_.add(stream.definition->journalName, stream.keyRule);
 }
 
 void Replayer::run() {
@@ -188,12 +186,10 @@ bool Replayer::readNextPage() {
 void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
                         std::optional<LateRead> late) {
     PagePlan::Options planOptions;
-    planOptions.streamOfTable = &streamOfTable_;
-    planOptions.rules = &rules_;
-    planOptions.acceptStream = &accept;
+    planOptions.readFor = accept;
     planOptions.skipBadEvents = options_.skipBadEvents;
     planOptions.late = late;
-    PagePlan plan(page, planOptions);
+    PagePlan plan(page, pageStreams_, planOptions);
     if (late) stats_.lateEvents += plan.eventsConsidered();
     stats_.skippedEvents += plan.eventsSkipped();
     const std::string timeExtracted = utcNowIso();

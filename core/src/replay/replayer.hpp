@@ -73,8 +73,7 @@ private:
     ReplayOptions options_;
     HorizonTracker horizon_;
     PlanEmitter emitter_;
-    TableStreams streamOfTable_;
-    std::vector<StreamKeyRule> rules_;
+    PageStreams pageStreams_;
     RunClock& clock_;
     ReplayStats& stats_;
     uint64_t repullQueriesCounted_ = 0;
