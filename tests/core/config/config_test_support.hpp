@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/settings.hpp"
+#include "config/tap_config.hpp"
 
 namespace tapdiffgen::core::testing {
 
@@ -85,6 +86,12 @@ public:
 private:
     std::vector<std::unique_ptr<ScopedEnv>> guards_;
 };
+
+/// The connection option `name` of a loaded config, or "(unset)".
+inline std::string option(const TapConfig& config, const std::string& name) {
+    const std::string* value = config.connectionOption(name);
+    return value ? *value : "(unset)";
+}
 
 /// The smallest valid config, with `extra` members spliced in (",\"port\":1" style).
 inline std::string minimalConfig(const std::string& extra = "") {

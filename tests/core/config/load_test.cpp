@@ -9,6 +9,7 @@
 using namespace tapdiffgen::core;
 using tapdiffgen::core::testing::CleanSettingEnvironment;
 using tapdiffgen::core::testing::minimalConfig;
+using tapdiffgen::core::testing::option;
 using tapdiffgen::core::testing::ScopedEnv;
 using tapdiffgen::core::testing::TempDir;
 
@@ -21,11 +22,6 @@ std::string loadError(const std::vector<std::string>& args, const std::string& w
         return e.what();
     }
     return "(no error)";
-}
-
-std::string option(const TapConfig& config, const std::string& name) {
-    const std::string* value = config.connectionOption(name);
-    return value ? *value : "(unset)";
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 using namespace tapdiffgen::core;
 using tapdiffgen::core::testing::CleanSettingEnvironment;
 using tapdiffgen::core::testing::minimalConfig;
+using tapdiffgen::core::testing::option;
 using tapdiffgen::core::testing::ScopedEnv;
 using tapdiffgen::core::testing::TempDir;
 
@@ -53,11 +54,6 @@ std::string errorOf(const std::string& json, const PluginSettings& plugin) {
         return e.what();
     }
     return "(no error)";
-}
-
-std::string option(const TapConfig& config, const std::string& name) {
-    const std::string* value = config.connectionOption(name);
-    return value ? *value : "(unset)";
 }
 
 }  // namespace
