@@ -9,6 +9,12 @@
 #include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::mysql {
+
+struct DescribedColumn {
+    sdk::ColumnInfo info;
+    CatalogType type;
+};
+
 namespace {
 
 const char* const kColumnsSql =
@@ -20,6 +26,29 @@ const char* const kColumnsSql =
 const char* const kChecksSql =
     "SELECT CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS "
     "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?";
+
+// Several tables of one schema at once: the columns of kColumnsSql and then TABLE_NAME, and
+// the check clauses with their TABLE_NAME. A statement names at most this many tables.
+constexpr size_t kTablesPerStatement = 1000;
+
+std::string placeholders(size_t count) {
+    std::string list;
+    for (size_t i = 0; i < count; ++i) list += i == 0 ? "?" : ", ?";
+    return list;
+}
+
+std::string manyColumnsSql(size_t tables) {
+    return "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, "
+           "NUMERIC_SCALE, IS_NULLABLE, COLUMN_KEY, TABLE_NAME FROM information_schema.COLUMNS "
+           "WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (" +
+           placeholders(tables) + ") ORDER BY TABLE_NAME, ORDINAL_POSITION";
+}
+
+std::string manyChecksSql(size_t tables) {
+    return "SELECT CHECK_CLAUSE, TABLE_NAME FROM information_schema.CHECK_CONSTRAINTS "
+           "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (" +
+           placeholders(tables) + ")";
+}
 
 std::string lowerWithoutSpaces(std::string_view text) {
     std::string out;
@@ -65,13 +94,8 @@ bool isTextFamily(const std::string& dataType) {
            dataType == "tinytext";
 }
 
-struct Described {
-    sdk::ColumnInfo info;
-    CatalogType type;
-};
-
-Described describedFromRow(ResultRow& row) {
-    Described column;
+DescribedColumn describedFromRow(ResultRow& row) {
+    DescribedColumn column;
     column.info.name = row.bytes(0);
     column.info.ordinal = static_cast<int>(row.asInt64(1));
     column.type.dataType = lower(row.bytes(2));
@@ -85,7 +109,7 @@ Described describedFromRow(ResultRow& row) {
     return column;
 }
 
-void applyKind(Described& column) {
+void applyKind(DescribedColumn& column) {
     KindAndSchema mapped = classifyCatalogType(column.type);
     column.info.kind = mapped.kind;
     column.info.jsonSchema = std::move(mapped.jsonSchema);
@@ -111,13 +135,18 @@ std::set<std::string> Catalog::jsonCheckedColumns(const Key& key) {
     return columns;
 }
 
-std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
+Catalog::Key Catalog::checkedKeyOf(const sdk::TableName& table) const {
     Key key = keyOf(table);
     if (key.first.empty()) {
         throw sdk::notFound("table '" + table.display() +
                             "' does not exist (no database: set 'database' or qualify the name)");
     }
-    std::vector<Described> described;
+    return key;
+}
+
+std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
+    Key key = checkedKeyOf(table);
+    std::vector<DescribedColumn> described;
     {
         Params params;
         params.addText(key.first);
@@ -127,14 +156,95 @@ std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
     }
     if (described.empty()) throw sdk::notFound("table '" + table.display() + "' does not exist");
 
-    bool hasText = std::any_of(described.begin(), described.end(),
-                               [](const Described& d) { return isTextFamily(d.type.dataType); });
+    bool hasText = std::any_of(described.begin(), described.end(), [](const DescribedColumn& d) {
+        return isTextFamily(d.type.dataType);
+    });
     std::set<std::string> json = hasText ? jsonCheckedColumns(key) : std::set<std::string>{};
+    return remember(key, std::move(described), json);
+}
 
+// information_schema may compare names without regard to case, as the one-table statement
+// does: a requested table gets the rows of the table spelled exactly so, or else of one
+// spelled otherwise.
+template <typename Rows>
+Rows takeRowsOf(std::map<std::string, Rows>& byName, const std::string& requested) {
+    if (auto exact = byName.find(requested); exact != byName.end()) return exact->second;
+    for (const auto& [name, rows] : byName) {
+        if (lower(name) == lower(requested)) return rows;
+    }
+    return {};
+}
+
+void Catalog::readMany(const std::string& schema, const std::vector<std::string>& names,
+                       std::map<Key, std::vector<DescribedColumn>>& columns,
+                       std::map<Key, std::set<std::string>>& json) {
+    Params params;
+    params.addText(schema);
+    for (const auto& name : names) params.addText(name);
+    std::map<std::string, std::vector<DescribedColumn>> columnsByName;
+    {
+        Cursor cursor(session_.prepared(manyColumnsSql(names.size())), params);
+        while (cursor.next()) {
+            columnsByName[cursor.row().bytes(8)].push_back(describedFromRow(cursor.row()));
+        }
+    }
+    std::map<std::string, std::set<std::string>> jsonByName;
+    if (session_.isMariadb()) {
+        Cursor checks(session_.prepared(manyChecksSql(names.size())), params);
+        while (checks.next()) {
+            std::string target = jsonValidTarget(checks.row().bytes(0));
+            if (!target.empty()) jsonByName[checks.row().bytes(1)].insert(target);
+        }
+    }
+    for (const auto& name : names) {
+        auto rows = takeRowsOf(columnsByName, name);
+        if (rows.empty()) continue;
+        columns[{schema, name}] = std::move(rows);
+        json[{schema, name}] = takeRowsOf(jsonByName, name);
+    }
+}
+
+std::vector<std::vector<sdk::ColumnInfo>> Catalog::describeMany(
+    const std::vector<sdk::TableName>& tables) {
+    std::map<std::string, std::vector<std::string>> namesBySchema;
+    for (const auto& table : tables) {
+        Key key = checkedKeyOf(table);
+        auto& names = namesBySchema[key.first];
+        if (std::find(names.begin(), names.end(), key.second) == names.end()) {
+            names.push_back(key.second);
+        }
+    }
+    std::map<Key, std::vector<DescribedColumn>> columns;
+    std::map<Key, std::set<std::string>> json;
+    for (const auto& [schema, names] : namesBySchema) {
+        for (size_t first = 0; first < names.size(); first += kTablesPerStatement) {
+            const auto end = names.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                 names.size(), first + kTablesPerStatement));
+            readMany(
+                schema,
+                std::vector<std::string>(names.begin() + static_cast<std::ptrdiff_t>(first), end),
+                columns, json);
+        }
+    }
+    std::vector<std::vector<sdk::ColumnInfo>> described;
+    for (const auto& table : tables) {
+        const Key key = keyOf(table);
+        auto found = columns.find(key);
+        if (found == columns.end()) {
+            throw sdk::notFound("table '" + table.display() + "' does not exist");
+        }
+        described.push_back(remember(key, found->second, json[key]));
+    }
+    return described;
+}
+
+std::vector<sdk::ColumnInfo> Catalog::remember(const Key& key,
+                                               std::vector<DescribedColumn> described,
+                                               const std::set<std::string>& json) {
     Known& known = known_[key];
     known = Known{};
     std::vector<sdk::ColumnInfo> columns;
-    for (Described& column : described) {
+    for (DescribedColumn& column : described) {
         std::string name = lower(column.info.name);
         known.columns.insert(name);
         column.type.declaredJson = isTextFamily(column.type.dataType) && json.count(name) > 0;

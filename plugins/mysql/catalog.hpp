@@ -15,12 +15,20 @@
 
 namespace tapdiffgen::mysql {
 
+/// A column as information_schema describes it (catalog.cpp).
+struct DescribedColumn;
+
 class Catalog {
 public:
     explicit Catalog(Session& session) : session_(session) {}
 
     /// Columns in ordinal order; throws sdk::notFound naming the table when it is missing.
     std::vector<sdk::ColumnInfo> describe(const sdk::TableName& table);
+
+    /// describe for several tables, in two statements per schema and thousand tables whatever
+    /// their number; sdk::notFound names the first missing table in the order given.
+    std::vector<std::vector<sdk::ColumnInfo>> describeMany(
+        const std::vector<sdk::TableName>& tables);
 
     /// Which result columns carry MariaDB JSON. Cached per table; read again when a column
     /// appears that the cache has not seen (the table was altered).
@@ -35,7 +43,15 @@ private:
     using Key = std::pair<std::string, std::string>;
 
     Key keyOf(const sdk::TableName& table) const;
+    /// keyOf, or notFound when the name has no database and the session has none either.
+    Key checkedKeyOf(const sdk::TableName& table) const;
     std::set<std::string> jsonCheckedColumns(const Key& key);
+    void readMany(const std::string& schema, const std::vector<std::string>& names,
+                  std::map<Key, std::vector<DescribedColumn>>& columns,
+                  std::map<Key, std::set<std::string>>& json);
+    /// Caches what the tap needs later and returns describe_table's columns.
+    std::vector<sdk::ColumnInfo> remember(const Key& key, std::vector<DescribedColumn> described,
+                                          const std::set<std::string>& json);
 
     Session& session_;
     std::map<Key, Known> known_;

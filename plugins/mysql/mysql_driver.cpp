@@ -19,6 +19,11 @@ std::vector<sdk::ColumnInfo> MysqlDriver::describeTableImpl(const sdk::TableName
     return catalog_.describe(table);
 }
 
+std::vector<std::vector<sdk::ColumnInfo>> MysqlDriver::describeTablesImpl(
+    const std::vector<sdk::TableName>& tables) {
+    return catalog_.describeMany(tables);
+}
+
 void MysqlDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {
     diffgen_.readPage(request, page);
 }

@@ -1,7 +1,9 @@
 #include "catalog.hpp"
 
 #include <charconv>
+#include <map>
 
+#include "array_literal.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 
@@ -9,15 +11,20 @@ namespace tapdiffgen::postgres {
 namespace {
 
 // Without a schema, the table the search_path finds first: exactly the one an unqualified
-// name in the row queries will read.
-constexpr const char* kFindRelation = R"SQL(
-SELECT c.oid
-  FROM pg_catalog.pg_class c
-  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
- WHERE c.relname = $2
-   AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-   AND CASE WHEN $1 IS NULL THEN pg_catalog.pg_table_is_visible(c.oid)
-            ELSE n.nspname = $1 END
+// name in the row queries will read. One row per requested table, in the order given, its oid
+// NULL when there is none; an empty schema stands for none (no schema has an empty name).
+constexpr const char* kFindRelations = R"SQL(
+SELECT t.ord,
+       (SELECT c.oid
+          FROM pg_catalog.pg_class c
+          JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+         WHERE c.relname = t.relname
+           AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+           AND CASE WHEN t.nspname = '' THEN pg_catalog.pg_table_is_visible(c.oid)
+                    ELSE n.nspname = t.nspname END
+         LIMIT 1)
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(nspname, relname, ord)
+ ORDER BY t.ord
 )SQL";
 
 // Domains are followed down to their base type (and its typmod, for numeric precision);
@@ -33,7 +40,8 @@ SELECT a.attname,
        base.typmod,
        bt.typarray,
        CASE WHEN et.typarray = bt.oid THEN elem.oid ELSE 0 END,
-       a.attndims
+       a.attndims,
+       a.attrelid
   FROM pg_catalog.pg_attribute a
   CROSS JOIN LATERAL (
         WITH RECURSIVE chain(oid, typmod, depth) AS (
@@ -54,10 +62,10 @@ SELECT a.attname,
               WHERE t.typtype = 'd')
         SELECT oid FROM chain ORDER BY depth DESC LIMIT 1) elem ON true
   LEFT JOIN pg_catalog.pg_index pk ON pk.indrelid = a.attrelid AND pk.indisprimary
- WHERE a.attrelid = $1
+ WHERE a.attrelid = ANY ($1::oid[])
    AND a.attnum > 0
    AND NOT a.attisdropped
- ORDER BY a.attnum
+ ORDER BY a.attrelid, a.attnum
 )SQL";
 
 template <typename Number>
@@ -70,15 +78,28 @@ Number parseNumber(std::string_view text) {
     return value;
 }
 
-std::string findRelation(Session& session, const sdk::TableName& table) {
-    Params params;
-    params.add(table.schema, oid::kText).add(table.name, oid::kText);
-    Result found =
-        execute(session, kFindRelation, params, "looking up table '" + table.display() + "'");
-    if (found.rows() == 0) {
-        throw sdk::notFound("table '" + table.display() + "' does not exist");
+// The oid of each table, in the order given; notFound naming the first that does not exist.
+std::vector<std::string> findRelations(Session& session,
+                                       const std::vector<sdk::TableName>& tables) {
+    std::vector<std::string_view> schemas, names;
+    for (const auto& table : tables) {
+        schemas.emplace_back(table.schema ? std::string_view(*table.schema) : std::string_view());
+        names.emplace_back(table.name);
     }
-    return std::string(found.value(0, 0));
+    Params params;
+    params.add(arrayLiteral(schemas), oid::kTextArray).add(arrayLiteral(names), oid::kTextArray);
+    Result found = execute(session, kFindRelations, params,
+                           tables.size() == 1 ? "looking up table '" + tables[0].display() + "'"
+                                              : "looking up the tables");
+    std::vector<std::string> relations;
+    for (int row = 0; row < found.rows(); ++row) {
+        if (found.isNull(row, 1)) {
+            throw sdk::notFound("table '" + tables[static_cast<size_t>(row)].display() +
+                                "' does not exist");
+        }
+        relations.emplace_back(found.value(row, 1));
+    }
+    return relations;
 }
 
 PgColumn columnFrom(const Result& rows, int row) {
@@ -115,16 +136,28 @@ const PgColumn* TableDescription::find(std::string_view name) const {
     return nullptr;
 }
 
-TableDescription describeTable(Session& session, const sdk::TableName& table) {
-    std::string relation = findRelation(session, table);
+std::vector<TableDescription> describeTables(Session& session,
+                                             const std::vector<sdk::TableName>& tables) {
+    if (tables.empty()) return {};
+    const std::vector<std::string> relations = findRelations(session, tables);
+    std::vector<std::string_view> oids(relations.begin(), relations.end());
     Params params;
-    params.add(relation, oid::kOid);
-    Result rows = execute(session, kColumns, params, "describing table '" + table.display() + "'");
-    TableDescription description;
+    params.add(arrayLiteral(oids), oid::kOidArray);
+    Result rows = execute(session, kColumns, params,
+                          tables.size() == 1 ? "describing table '" + tables[0].display() + "'"
+                                             : "describing the tables");
+    std::map<std::string_view, TableDescription> byRelation;
     for (int row = 0; row < rows.rows(); ++row) {
-        description.columns.push_back(columnFrom(rows, row));
+        byRelation[rows.value(row, 10)].columns.push_back(columnFrom(rows, row));
     }
-    return description;
+    // A table named twice gets its columns twice.
+    std::vector<TableDescription> described;
+    for (const auto& relation : relations) described.push_back(byRelation[relation]);
+    return described;
+}
+
+TableDescription describeTable(Session& session, const sdk::TableName& table) {
+    return std::move(describeTables(session, {table}).front());
 }
 
 }  // namespace tapdiffgen::postgres

@@ -31,4 +31,9 @@ struct TableDescription {
 /// view or foreign table (without a schema: none visible through the search_path).
 TableDescription describeTable(Session& session, const sdk::TableName& table);
 
+/// describeTable for several tables in two statements, whatever their number; notFound names
+/// the first table, in the order given, that does not exist.
+std::vector<TableDescription> describeTables(Session& session,
+                                             const std::vector<sdk::TableName>& tables);
+
 }  // namespace tapdiffgen::postgres

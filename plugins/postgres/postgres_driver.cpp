@@ -42,6 +42,19 @@ std::vector<sdk::ColumnInfo> PostgresDriver::describeTableImpl(const sdk::TableN
     return columns;
 }
 
+std::vector<std::vector<sdk::ColumnInfo>> PostgresDriver::describeTablesImpl(
+    const std::vector<sdk::TableName>& tables) {
+    std::vector<TableDescription> read = postgres::describeTables(session_, tables);
+    std::vector<std::vector<sdk::ColumnInfo>> described;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        std::vector<sdk::ColumnInfo>& columns = described.emplace_back();
+        for (const PgColumn& column : descriptions_.put(tables[i], std::move(read[i])).columns) {
+            columns.push_back(column.info);
+        }
+    }
+    return described;
+}
+
 void PostgresDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {
     pageReader_.read(request, page);
 }

@@ -24,6 +24,8 @@ public:
 protected:
     std::string serverVersionImpl() override;
     std::vector<sdk::ColumnInfo> describeTableImpl(const sdk::TableName& table) override;
+    std::vector<std::vector<sdk::ColumnInfo>> describeTablesImpl(
+        const std::vector<sdk::TableName>& tables) override;
     void readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) override;
     std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
     void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;

@@ -37,6 +37,7 @@ inline constexpr Oid kNumeric = 1700;
 inline constexpr Oid kUuid = 2950;
 inline constexpr Oid kJsonb = 3802;
 inline constexpr Oid kTextArray = 1009;
+inline constexpr Oid kOidArray = 1028;
 }  // namespace oid
 
 /// How a column's text value becomes a cell.

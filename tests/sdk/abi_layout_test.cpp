@@ -195,11 +195,13 @@ static_assert(offsetof(TdgScanRequest, reserved_) == 52);
 static_assert(offsetof(TdgScanRequest, key_columns) == 56);
 static_assert(offsetof(TdgScanRequest, column_kinds) == 64);
 
-// TdgDriver: revision 1 ends before fetch_rows_many, revision 2 before wait_for_change.
+// TdgDriver: revision 1 ends before fetch_rows_many, revision 2 before wait_for_change,
+// revision 3 before describe_tables.
 static_assert(TDG_DRIVER_SIZE_1 == 88);
 static_assert(TDG_DRIVER_SIZE_2 == 96);
 static_assert(TDG_DRIVER_SIZE_3 == 104);
-static_assert(sizeof(TdgDriver) == 104);
+static_assert(TDG_DRIVER_SIZE_4 == 112);
+static_assert(sizeof(TdgDriver) == 112);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -213,8 +215,9 @@ static_assert(offsetof(TdgDriver, fetch_rows) == 56);
 static_assert(offsetof(TdgDriver, scan_table) == 64);
 static_assert(offsetof(TdgDriver, check_horizon) == 72);
 static_assert(offsetof(TdgDriver, cancel) == 80);
-static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);  // since 2, optional
-static_assert(offsetof(TdgDriver, wait_for_change) == 96);  // since 3, optional
+static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);   // since 2, optional
+static_assert(offsetof(TdgDriver, wait_for_change) == 96);   // since 3, optional
+static_assert(offsetof(TdgDriver, describe_tables) == 104);  // since 4, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 

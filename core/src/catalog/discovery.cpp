@@ -46,10 +46,44 @@ KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescripti
     return key;
 }
 
-StreamDefinition describeStream(DialectConnection& connection, const TapConfig& config,
-                                size_t index) {
+std::string whereOf(size_t index) { return "config['tables'][" + std::to_string(index) + "]"; }
+
+std::vector<ColumnDescription> describeOne(DialectConnection& connection, const TapConfig& config,
+                                           size_t index) {
     const TableSetting& setting = config.tables[index];
-    const std::string where = "config['tables'][" + std::to_string(index) + "]";
+    try {
+        return connection.describeTable(TableRef::parse(setting.tableName));
+    } catch (const DialectError& failure) {
+        if (failure.status() == TDG_NOT_FOUND) {
+            throw DiscoveryError("table '" + setting.tableName + "' in " + whereOf(index) +
+                                 " does not exist: " + failure.what());
+        }
+        throw;
+    }
+}
+
+// Every configured table in one call, so that start-up does not grow with the tables; when
+// one is missing, the tables are asked one by one to say which entry of the config it is.
+std::vector<std::vector<ColumnDescription>> describeAll(DialectConnection& connection,
+                                                        const TapConfig& config) {
+    std::vector<TableRef> tables;
+    for (const auto& setting : config.tables) tables.push_back(TableRef::parse(setting.tableName));
+    try {
+        return connection.describeTables(tables);
+    } catch (const DialectError& failure) {
+        if (failure.status() != TDG_NOT_FOUND) throw;
+    }
+    std::vector<std::vector<ColumnDescription>> described;
+    for (size_t i = 0; i < config.tables.size(); ++i) {
+        described.push_back(describeOne(connection, config, i));
+    }
+    return described;
+}
+
+StreamDefinition describeStream(DialectConnection& connection, const TapConfig& config,
+                                size_t index, std::vector<ColumnDescription> columns) {
+    const TableSetting& setting = config.tables[index];
+    const std::string where = whereOf(index);
     StreamDefinition stream;
     stream.name = StreamDefinition::streamNameFor(setting.tableName);
     stream.tableName = setting.tableName;
@@ -58,15 +92,7 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     stream.mode = setting.mode;
     stream.startFrom = setting.startFrom;
     stream.addDeletedAt = config.addSdcDeletedAt;
-    try {
-        stream.columns = connection.describeTable(stream.table);
-    } catch (const DialectError& failure) {
-        if (failure.status() == TDG_NOT_FOUND) {
-            throw DiscoveryError("table '" + setting.tableName + "' in " + where +
-                                 " does not exist: " + failure.what());
-        }
-        throw;
-    }
+    stream.columns = std::move(columns);
     stream.key = keySpecOf(setting, stream.columns, where);
     if (stream.key.composite() && !connection.acceptsCompositeKeys()) {
         throw DiscoveryError("pk_column in " + where + " names a composite key, which the " +
@@ -89,10 +115,11 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
 
 std::vector<StreamDefinition> discoverStreams(DialectConnection& connection,
                                               const TapConfig& config) {
+    std::vector<std::vector<ColumnDescription>> columns = describeAll(connection, config);
     std::vector<StreamDefinition> streams;
     streams.reserve(config.tables.size());
     for (size_t i = 0; i < config.tables.size(); ++i) {
-        streams.push_back(describeStream(connection, config, i));
+        streams.push_back(describeStream(connection, config, i, std::move(columns[i])));
     }
     return streams;
 }

@@ -144,12 +144,10 @@ std::string DialectConnection::serverVersion() {
     return buffer;
 }
 
-std::vector<ColumnDescription> DialectConnection::describeTable(const TableRef& table) {
-    TdgTableRef ref = toRef(table);
-    TdgColumnList list{};
-    ErrorGuard guard;
-    check(plugin_->driver().describe_table(connection_, &ref, &list, &guard.error), guard.error,
-          "describe_table");
+namespace {
+
+// Takes the list's columns and releases it.
+std::vector<ColumnDescription> columnsOf(TdgColumnList& list) {
     std::vector<ColumnDescription> columns;
     columns.reserve(static_cast<size_t>(list.num_columns));
     for (int32_t i = 0; i < list.num_columns; ++i) {
@@ -160,6 +158,36 @@ std::vector<ColumnDescription> DialectConnection::describeTable(const TableRef& 
     }
     if (list.release != nullptr) list.release(&list);
     return columns;
+}
+
+}  // namespace
+
+std::vector<ColumnDescription> DialectConnection::describeTable(const TableRef& table) {
+    TdgTableRef ref = toRef(table);
+    TdgColumnList list{};
+    ErrorGuard guard;
+    check(plugin_->driver().describe_table(connection_, &ref, &list, &guard.error), guard.error,
+          "describe_table");
+    return columnsOf(list);
+}
+
+std::vector<std::vector<ColumnDescription>> DialectConnection::describeTables(
+    const std::vector<TableRef>& tables) {
+    std::vector<std::vector<ColumnDescription>> described;
+    if (plugin_->driver().describe_tables == nullptr) {
+        for (const auto& table : tables) described.push_back(describeTable(table));
+        return described;
+    }
+    std::vector<TdgTableRef> refs;
+    for (const auto& table : tables) refs.push_back(toRef(table));
+    std::vector<TdgColumnList> lists(tables.size());
+    ErrorGuard guard;
+    check(plugin_->driver().describe_tables(connection_, refs.data(),
+                                            static_cast<int64_t>(refs.size()), lists.data(),
+                                            &guard.error),
+          guard.error, "describe_tables");
+    for (auto& list : lists) described.push_back(columnsOf(list));
+    return described;
 }
 
 EventPage DialectConnection::readDiffgenPage(const TableRef& diffgen, int64_t afterId,

@@ -113,6 +113,9 @@ public:
 
     std::string serverVersion();
     std::vector<ColumnDescription> describeTable(const TableRef& table);
+    /// describeTable for every one of `tables`, in one call when the plugin has
+    /// describe_tables (a bounded number of round trips), else one call per table.
+    std::vector<std::vector<ColumnDescription>> describeTables(const std::vector<TableRef>& tables);
     EventPage readDiffgenPage(const TableRef& diffgen, int64_t afterId, int64_t upToId,
                               int64_t limit, const std::vector<std::string>& tableNames);
     std::optional<int64_t> maxDiffgenId(const TableRef& diffgen);

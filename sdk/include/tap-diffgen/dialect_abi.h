@@ -53,8 +53,8 @@ extern "C" {
  *   1  the first revision.
  *   2  composite keys and column kinds in fetch and scan requests; fetch_rows_many.
  *   3  wait_for_change (a following run woken by the database instead of polling).
- *   4  settings declared by the plugin, in its info block (TdgPluginInfo.settings). The
- *      function table is unchanged: its size in revision 4 is TDG_DRIVER_SIZE_3.
+ *   4  settings declared by the plugin, in its info block (TdgPluginInfo.settings);
+ *      describe_tables (every configured table described in a bounded number of round trips).
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
@@ -603,11 +603,28 @@ typedef struct TdgDriver {
      */
     TdgStatus (*wait_for_change)(TdgConnection* connection, int64_t timeout_ms,
                                  int32_t* out_changed, TdgError* error);
+
+    /* ---- since 4, optional: NULL, or beyond the host's struct_size, means absent -------- */
+
+    /**
+     * Optional, since 4: describe_table for num_tables tables at once, in a number of round
+     * trips that does not grow with num_tables, so that a run with hundreds of configured
+     * tables starts as fast as one with a few. The host falls back to one describe_table per
+     * table when this is absent.
+     *   [in]  tables: num_tables table references (num_tables >= 0)
+     *   [out] out: num_tables zeroed column lists; out[i] receives tables[i]'s columns, as
+     *         describe_table gives them, and the host releases each one
+     * When a table does not exist, returns TDG_NOT_FOUND naming the first such table in the
+     * order given, with the message describe_table would give, and leaves every out[i] zeroed.
+     */
+    TdgStatus (*describe_tables)(TdgConnection* connection, const TdgTableRef* tables,
+                                 int64_t num_tables, TdgColumnList* out, TdgError* error);
 } TdgDriver;
 
 #define TDG_DRIVER_SIZE_1 offsetof(TdgDriver, fetch_rows_many)
 #define TDG_DRIVER_SIZE_2 offsetof(TdgDriver, wait_for_change)
-#define TDG_DRIVER_SIZE_3 sizeof(TdgDriver)
+#define TDG_DRIVER_SIZE_3 offsetof(TdgDriver, describe_tables)
+#define TDG_DRIVER_SIZE_4 sizeof(TdgDriver)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Entry points (exported by the plugin with C linkage and default visibility)                 */

@@ -133,3 +133,42 @@ TEST_CASE("mysql catalog: without a database, unqualified names are NOT_FOUND") 
     testing::exec(db, "CREATE TABLE IF NOT EXISTS tdg_my_qualified (id INT PRIMARY KEY)");
     CHECK(conn->describeTable({db.database, "tdg_my_qualified"}).size() == 1);
 }
+
+TEST_CASE("mysql catalog: describe_tables describes many tables in one call, each as one by one") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_many_a, tdg_many_b, `Tdg_Many_B`, tdg_many_json;
+CREATE TABLE tdg_many_a (id INT PRIMARY KEY, note TEXT, amount DECIMAL(7,2));
+CREATE TABLE tdg_many_b (code VARCHAR(10) PRIMARY KEY, at DATETIME(6) NOT NULL);
+CREATE TABLE `Tdg_Many_B` (other BIGINT PRIMARY KEY);
+CREATE TABLE tdg_many_json (id INT PRIMARY KEY, doc JSON, body LONGTEXT);
+)SQL");
+    auto conn = mytest::connect(db);
+    const std::vector<core::TableRef> tables = {{"", "tdg_many_a"},
+                                                {"", "tdg_many_b"},
+                                                {"", "Tdg_Many_B"},
+                                                {"", "tdg_many_json"},
+                                                {db.database, "tdg_many_a"}};
+    const auto described = conn->describeTables(tables);
+    REQUIRE(described.size() == tables.size());
+    for (size_t i = 0; i < tables.size(); ++i) {
+        CAPTURE(i);
+        CHECK_FALSE(described[i].empty());
+        CHECK(testing::describedText(described[i]) ==
+              testing::describedText(conn->describeTable(tables[i])));
+    }
+    // Two tables whose names differ only in case stay apart.
+    CHECK(testing::columnNames(described[1]) == std::vector<std::string>{"code", "at"});
+    CHECK(testing::columnNames(described[2]) == std::vector<std::string>{"other"});
+    // MariaDB's JSON is LONGTEXT with a json_valid check, found for the batch too.
+    CHECK(described[3][1].kind == TDG_KIND_JSON);
+    CHECK(described[3][2].kind == TDG_KIND_TEXT);
+
+    std::string message;
+    CHECK(testing::statusOf(
+              [&] {
+                  conn->describeTables({{"", "tdg_many_a"}, {"", "tdg_many_nosuch"}});
+              },
+              &message) == TDG_NOT_FOUND);
+    CHECK(message.find("table 'tdg_many_nosuch' does not exist") != std::string::npos);
+}

@@ -164,3 +164,37 @@ CREATE VIEW tdg_pg_view AS SELECT id, upper(v) AS v FROM tdg_pg_view_base;
     connection->fetchRows({"", "tdg_pg_view"}, {"id", "v"}, "id", {"2"}, collected.callback());
     CHECK(collected.rows == testing::Rows{{"INT64:2", "TEXT:TWO"}});
 }
+
+TEST_CASE("describe_tables describes many tables in one call, each as describe_table does") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP SCHEMA IF EXISTS tdg_pg_many CASCADE;
+DROP TABLE IF EXISTS tdg_pg_many_b, "tdg_pg_Many_C";
+CREATE SCHEMA tdg_pg_many;
+CREATE TABLE tdg_pg_many.a (id int PRIMARY KEY, note text, amount numeric(7,2));
+CREATE TABLE tdg_pg_many_b (code text PRIMARY KEY, at timestamptz NOT NULL, tags int[]);
+CREATE TABLE "tdg_pg_Many_C" (k1 int, k2 text, doc jsonb, PRIMARY KEY (k1, k2));
+)SQL");
+    auto connection = pgtest::connect(db);
+    const std::vector<core::TableRef> tables = {
+        {"tdg_pg_many", "a"}, {"", "tdg_pg_many_b"}, {"", "tdg_pg_Many_C"}, {"tdg_pg_many", "a"}};
+    const auto described = connection->describeTables(tables);
+    REQUIRE(described.size() == tables.size());
+    for (size_t i = 0; i < tables.size(); ++i) {
+        CAPTURE(i);
+        CHECK_FALSE(described[i].empty());
+        CHECK(testing::describedText(described[i]) ==
+              testing::describedText(connection->describeTable(tables[i])));
+    }
+    CHECK(columnNames(described[2]) == std::vector<std::string>{"k1", "k2", "doc"});
+
+    std::string message;
+    CHECK(statusOf(
+              [&] {
+                  connection->describeTables(
+                      {{"", "tdg_pg_many_b"}, {"", "tdg_pg_nosuch"}, {"tdg_pg_many", "nosuch"}});
+              },
+              &message) == TDG_NOT_FOUND);
+    CHECK(message.find("table 'tdg_pg_nosuch' does not exist") != std::string::npos);
+    CHECK(connection->describeTables({}).empty());
+}

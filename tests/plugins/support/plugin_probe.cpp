@@ -132,6 +132,17 @@ std::vector<std::string> columnNames(const std::vector<core::ColumnDescription>&
     return names;
 }
 
+std::string describedText(const std::vector<core::ColumnDescription>& columns) {
+    std::string text;
+    for (const auto& c : columns) {
+        text += c.name + " #" + std::to_string(c.ordinal) + " kind " + std::to_string(c.kind) +
+                " " + c.sqlType + " (" + std::to_string(c.precision) + "," +
+                std::to_string(c.scale) + ")" + (c.nullable ? " null" : " not null") +
+                (c.primaryKey ? " pk " : " ") + c.jsonSchema + "; ";
+    }
+    return text;
+}
+
 std::map<std::string, core::ColumnDescription> describedInOrder(
     const std::vector<core::ColumnDescription>& columns, const std::vector<std::string>& expected) {
     REQUIRE(columns.size() == expected.size());

@@ -64,6 +64,9 @@ std::vector<std::string> firstColumn(const Rows& rows);
 /// The names of described columns, in their order.
 std::vector<std::string> columnNames(const std::vector<core::ColumnDescription>& columns);
 
+/// Every field of a described column, as one line, for comparing two descriptions whole.
+std::string describedText(const std::vector<core::ColumnDescription>& columns);
+
 /// `columns` by name, after checking that they are `expected`, in that order, with ordinals
 /// counting from 1.
 std::map<std::string, core::ColumnDescription> describedInOrder(

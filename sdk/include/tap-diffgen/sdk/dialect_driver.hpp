@@ -31,6 +31,16 @@ public:
     /// Columns in ordinal order; throw notFound("table 'x' does not exist") when missing.
     virtual std::vector<ColumnInfo> describeTable(const TableName& table) = 0;
 
+    /// describeTable for several tables (TdgDriver.describe_tables): entry i for tables[i].
+    /// Default: one describeTable after the other; a dialect over a network overrides it with
+    /// a bounded number of statements.
+    virtual std::vector<std::vector<ColumnInfo>> describeTables(
+        const std::vector<TableName>& tables) {
+        std::vector<std::vector<ColumnInfo>> described;
+        for (const auto& table : tables) described.push_back(describeTable(table));
+        return described;
+    }
+
     /// Fills `page` with events after request.afterId (see TdgPageRequest / TdgEventPage).
     virtual void readDiffgenPage(const PageRequest& request, EventPage& page) = 0;
 

@@ -45,6 +45,11 @@ public:
         beginCall();
         return describeTableImpl(table);
     }
+    std::vector<std::vector<ColumnInfo>> describeTables(
+        const std::vector<TableName>& tables) final {
+        beginCall();
+        return describeTablesImpl(tables);
+    }
     void readDiffgenPage(const PageRequest& request, EventPage& page) final {
         beginCall();
         readDiffgenPageImpl(request, page);
@@ -87,6 +92,15 @@ protected:
     virtual std::string serverVersionImpl() = 0;
     /// Columns in ordinal order; notFound("table 'x' does not exist") when missing.
     virtual std::vector<ColumnInfo> describeTableImpl(const TableName& table) = 0;
+    /// Entry i for tables[i]; notFound naming the first missing table. Default: one
+    /// describeTableImpl after the other (fine for an in-process database; a server dialect
+    /// answers in a bounded number of statements).
+    virtual std::vector<std::vector<ColumnInfo>> describeTablesImpl(
+        const std::vector<TableName>& tables) {
+        std::vector<std::vector<ColumnInfo>> described;
+        for (const auto& table : tables) described.push_back(describeTableImpl(table));
+        return described;
+    }
     virtual void readDiffgenPageImpl(const PageRequest& request, EventPage& page) = 0;
     virtual std::optional<int64_t> maxDiffgenIdImpl(const TableName& diffgen) = 0;
     /// Never called without keys.

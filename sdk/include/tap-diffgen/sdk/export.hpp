@@ -126,6 +126,29 @@ struct Trampolines {
             publishColumns(self(connection).describeTable(TableName::fromRef(*table)), out);
         });
     }
+    static TdgStatus describeTables(TdgConnection* connection, const TdgTableRef* tables,
+                                    int64_t count, TdgColumnList* out, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            if (count < 0) throw invalidArgument("num_tables is negative");
+            if (count > 0) {
+                requireNonNull(tables, "tables");
+                requireNonNull(out, "column list outputs");
+            }
+            std::vector<TableName> names;
+            for (int64_t i = 0; i < count; ++i) {
+                requireNonNull(tables[i].name, "table name");
+                names.push_back(TableName::fromRef(tables[i]));
+            }
+            auto described = self(connection).describeTables(names);
+            if (described.size() != names.size()) {
+                throw DriverError(TDG_INTERNAL, "describeTables answered for " +
+                                                    std::to_string(described.size()) + " of " +
+                                                    std::to_string(names.size()) + " tables");
+            }
+            // Published only once every table is described, so a failure leaves out zeroed.
+            for (int64_t i = 0; i < count; ++i) publishColumns(std::move(described[i]), &out[i]);
+        });
+    }
     static TdgStatus readDiffgenPage(TdgConnection* connection, const TdgPageRequest* request,
                                      TdgEventPage* out, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -253,6 +276,9 @@ struct Trampolines {
             if (driver->struct_size >= TDG_DRIVER_SIZE_2) driver->fetch_rows_many = &fetchRowsMany;
             if (version >= TDG_ABI_VERSION_3 && driver->struct_size >= TDG_DRIVER_SIZE_3) {
                 driver->wait_for_change = &waitForChange;
+            }
+            if (version >= TDG_ABI_VERSION_4 && driver->struct_size >= TDG_DRIVER_SIZE_4) {
+                driver->describe_tables = &describeTables;
             }
         });
     }

@@ -29,6 +29,12 @@ public:
         return cache_.insert_or_assign(key, read_(table)).first->second;
     }
 
+    /// Stores a description read elsewhere (several tables at once), replacing any cached one.
+    const Description& put(const TableName& table, Description description) {
+        return cache_.insert_or_assign(Key{table.schema, table.name}, std::move(description))
+            .first->second;
+    }
+
 private:
     using Key = std::pair<std::optional<std::string>, std::string>;
     Reader read_;
