@@ -5,6 +5,8 @@
 //   setup.sql                optional; run through --setup-command before the case
 //   setup.<dialect>.sql      optional; replaces setup.sql for that dialect
 //   teardown.sql             optional, with the same override rule; run after the case
+// The two <dialect>s are chosen apart (Overrides): the SQL is the database's spelling, the
+// expectations the plugin's, and two plugins for one database may answer differently.
 #pragma once
 
 #include <Poco/JSON/Object.h>
@@ -31,7 +33,12 @@ std::filesystem::path installedCasesDirectory();
 /// Case directories (those holding an expected.json), sorted by name.
 std::vector<std::filesystem::path> caseDirectories(const std::filesystem::path& casesDir);
 
-/// Reads one case with the overrides of `dialect`. Throws std::runtime_error on a bad file.
-CaseFiles loadCaseFiles(const std::filesystem::path& directory, const std::string& dialect);
+struct Overrides {
+    std::string setup;     // setup.<setup>.sql, teardown.<setup>.sql
+    std::string expected;  // expected.<expected>.json
+};
+
+/// Reads one case with `overrides`. Throws std::runtime_error on a bad file.
+CaseFiles loadCaseFiles(const std::filesystem::path& directory, const Overrides& overrides);
 
 }  // namespace tapdiffgen::conformance
