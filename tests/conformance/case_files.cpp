@@ -74,6 +74,7 @@ CaseFiles loadCaseFiles(const fs::path& directory, const Overrides& overrides) {
     }
     files.setupSql = pick(directory, "setup", ".sql", overrides.setup);
     files.teardownSql = pick(directory, "teardown", ".sql", overrides.setup);
+    files.writerSql = pick(directory, "writer", ".sql", overrides.setup);
     return files;
 }
 

@@ -5,6 +5,8 @@
 //   setup.sql                optional; run through --setup-command before the case
 //   setup.<dialect>.sql      optional; replaces setup.sql for that dialect
 //   teardown.sql             optional, with the same override rule; run after the case
+//   writer.sql               optional, with the same override rule; a writer a check runs
+//                            beside the plugin (check "diffgen": an open transaction)
 // The two <dialect>s are chosen apart (Overrides): the SQL is the database's spelling, the
 // expectations the plugin's, and two plugins for one database may answer differently.
 #pragma once
@@ -24,6 +26,7 @@ struct CaseFiles {
     Poco::JSON::Object::Ptr expected;
     std::optional<std::string> setupSql;
     std::optional<std::string> teardownSql;
+    std::optional<std::string> writerSql;
 };
 
 /// <dir of the executable>/../<datadir>/tap-diffgen/conformance/cases: where the cases are

@@ -55,7 +55,8 @@ need no database, then the live cases in the case directory against a real serve
   --cases DIR               the live case directory (default: the installed cases)
   --dialect-overrides NAME  use setup.NAME.sql, teardown.NAME.sql and expected.NAME.json
                             overrides (default: the plugin's dialect name); sets both of:
-  --setup-overrides NAME    the database's SQL spelling: setup.NAME.sql, teardown.NAME.sql
+  --setup-overrides NAME    the database's SQL spelling: setup.NAME.sql, teardown.NAME.sql,
+                            writer.NAME.sql
   --expected-overrides NAME the plugin's answers: expected.NAME.json (e.g. a driver over ODBC
                             reporting "bool" where the postgres plugin reports "boolean")
   --setup-command CMD       shell command that runs SQL read from stdin as an administrator,
