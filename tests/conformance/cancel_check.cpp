@@ -62,42 +62,67 @@ int64_t countRows(core::DialectConnection& connection, const Target& target, con
     return rows;
 }
 
+// A thread that calls cancel() once told to, and tells back when it has. However the read
+// ends, the thread is released and joined.
+class Canceller {
+public:
+    explicit Canceller(core::DialectConnection& connection)
+        : thread_([&connection, go = go_.get_future(), this]() mutable {
+              go.wait();
+              connection.cancel();
+              sent_.set_value();
+          }) {}
+    ~Canceller() {
+        release();
+        thread_.join();
+    }
+    Canceller(const Canceller&) = delete;
+    Canceller& operator=(const Canceller&) = delete;
+
+    /// From the sink: sends the cancel on the other thread and waits until it was sent.
+    void cancelNow() {
+        release();
+        sent_.get_future().wait();
+    }
+    bool used() const { return released_; }
+
+private:
+    void release() {
+        if (released_) return;
+        released_ = true;
+        go_.set_value();
+    }
+
+    std::promise<void> go_;
+    std::promise<void> sent_;
+    bool released_ = false;
+    std::thread thread_;  // last: starts once the promises exist
+};
+
 // The call, cancelled from another thread during its first batch; returns the rows it
 // delivered before it stopped.
 int64_t cancelledRead(core::DialectConnection& connection, const Target& target, const Read& read,
                       const std::string& name) {
-    std::promise<void> firstBatch;
-    std::promise<void> cancelSent;
-    std::future<void> cancelDone = cancelSent.get_future();
-    std::thread canceller([&connection, started = firstBatch.get_future(), &cancelSent]() mutable {
-        started.wait();
-        connection.cancel();
-        cancelSent.set_value();
-    });
     int64_t rows = 0;
-    bool signalled = false;
+    Canceller canceller(connection);
     auto sink = [&](const TdgRowBatch& batch) {
         rows += batch.num_rows;
-        if (signalled) return;
-        signalled = true;
-        firstBatch.set_value();
-        cancelDone.wait();
+        if (!canceller.used()) canceller.cancelNow();
     };
     try {
         read(connection, target, sink);
     } catch (const core::DialectError& failure) {
-        if (!signalled) firstBatch.set_value();
-        canceller.join();
+        require(canceller.used(),
+                name + " failed before its first batch: " + describeError(failure));
         require(failure.status() == TDG_CANCELLED,
                 name + " failed with " + describeError(failure) + " instead of CANCELLED");
         require(std::string(failure.what()).size() > 0, name + ": CANCELLED without a message");
         return rows;
     }
-    if (!signalled) firstBatch.set_value();
-    canceller.join();
-    require(signalled, name + " delivered no batch, so nothing could be cancelled");
-    throw CaseFailure(name + " delivered all " + std::to_string(rows) +
-                      " rows and returned OK although it was cancelled during its first batch");
+    require(canceller.used(), name + " delivered no batch, so nothing could be cancelled");
+    throw CaseFailure(name + " returned OK after " + std::to_string(rows) + " of " +
+                      std::to_string(target.rowCount) +
+                      " rows although it was cancelled during its first batch");
 }
 
 Target targetOf(core::DialectConnection& connection, const Object::Ptr& expected) {
