@@ -19,6 +19,7 @@ Check checkFor(const std::string& kind) {
         {"missing-table", &checkMissingTable},
         {"null-arguments", &checkConnectedNullArguments},
         {"cancel", &checkCancel},
+        {"wait-for-change", &checkWaitForChange},
     };
     auto found = checks.find(kind);
     if (found == checks.end()) throw CaseFailure("unknown check '" + kind + "' in expected.json");
