@@ -53,11 +53,12 @@ need no database, then the live cases in the case directory against a real serve
   --plugin-dir DIR          look for plugins in DIR first (repeatable)
   --abi-only                run only the ABI-level cases
   --cases DIR               the live case directory (default: the installed cases)
-  --dialect-overrides NAME  use setup.NAME.sql, teardown.NAME.sql and expected.NAME.json
-                            overrides (default: the plugin's dialect name); sets both of:
+  --dialect-overrides NAME  use the NAME overrides of both kinds below (default for each:
+                            the plugin's dialect name):
   --setup-overrides NAME    the database's SQL spelling: setup.NAME.sql, teardown.NAME.sql,
                             writer.NAME.sql
-  --expected-overrides NAME the plugin's answers: expected.NAME.json (e.g. a driver over ODBC
+  --expected-overrides NAME
+                            the plugin's answers: expected.NAME.json (e.g. a driver over ODBC
                             reporting "bool" where the postgres plugin reports "boolean")
   --setup-command CMD       shell command that runs SQL read from stdin as an administrator,
                             e.g. "psql -X -q -v ON_ERROR_STOP=1 -d tapdb"; live cases with setup
