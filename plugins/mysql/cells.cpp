@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/time_text.hpp"
@@ -21,6 +20,20 @@ std::string decimalDigits(uint64_t value) {
     char buffer[24];
     auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
     return std::string(buffer, end);
+}
+
+// MYSQL_TIME's fields as the SDK's (the session runs in UTC: no offset).
+sdk::DateTimeFields fieldsOf(const MYSQL_TIME& value) {
+    sdk::DateTimeFields fields;
+    fields.year = static_cast<int>(value.year);
+    fields.month = value.month;
+    fields.day = value.day;
+    fields.hour = value.hour;
+    fields.minute = value.minute;
+    fields.second = value.second;
+    fields.microseconds = static_cast<uint32_t>(value.second_part);
+    fields.negative = value.neg != 0;
+    return fields;
 }
 
 void addInteger(uint64_t magnitude, bool negative, TdgValueKind kind, sdk::RowBatchBuilder& out) {
@@ -43,11 +56,7 @@ std::string formatFloat(float value) {
 }
 
 void appendTime(const MYSQL_TIME& value, std::string& out) {
-    char buffer[48];
-    int length =
-        std::snprintf(buffer, sizeof(buffer), "%s%02u:%02u:%02u.%06lu", value.neg ? "-" : "",
-                      value.hour, value.minute, value.second, value.second_part);
-    sdk::appendIsoTime(std::string_view(buffer, static_cast<size_t>(length)), out);
+    sdk::appendIsoFromFields(TDG_KIND_TIME, fieldsOf(value), out);
 }
 
 void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson,
@@ -152,12 +161,8 @@ void CellWriter::writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
 void CellWriter::writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
     scratch_.clear();
     row.appendBytes(column, scratch_);
-    if (!sdk::isJsonNumber(scratch_)) {
-        throw sdk::DriverError(TDG_INVALID_DATA,
-                               "column " + std::to_string(column + 1) + ": the server sent '" +
-                                   scratch_.substr(0, 64) + "', which is not a number");
-    }
-    out.addText(TDG_KIND_DECIMAL, scratch_);
+    out.addText(TDG_KIND_DECIMAL,
+                sdk::jsonNumberFromDecimal(scratch_, "column " + std::to_string(column + 1)));
 }
 
 void CellWriter::writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatchBuilder& out) {
@@ -165,10 +170,12 @@ void CellWriter::writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatch
         sendAsNull(column, kZeroDate, out);
         return;
     }
-    char buffer[32];
-    int length =
-        std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u", value.year, value.month, value.day);
-    out.addText(TDG_KIND_DATE, std::string_view(buffer, static_cast<size_t>(length)));
+    scratch_.clear();
+    if (!sdk::appendIsoFromFields(TDG_KIND_DATE, fieldsOf(value), scratch_)) {
+        sendAsNull(column, kZeroDate, out);
+        return;
+    }
+    out.addText(TDG_KIND_DATE, scratch_);
 }
 
 void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueKind kind,
@@ -185,11 +192,7 @@ void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueK
 
 bool appendTimestamp(const MYSQL_TIME& value, std::string& out) {
     if (isZeroDate(value)) return false;
-    char buffer[64];
-    int length = std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u %02u:%02u:%02u.%06lu",
-                               value.year, value.month, value.day, value.hour, value.minute,
-                               value.second, value.second_part);
-    return sdk::appendIsoTimestamp(std::string_view(buffer, static_cast<size_t>(length)), out);
+    return sdk::appendIsoFromFields(TDG_KIND_TIMESTAMP, fieldsOf(value), out);
 }
 
 }  // namespace tapdiffgen::mysql

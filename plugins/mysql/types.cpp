@@ -151,7 +151,7 @@ KindAndSchema classifyCatalogType(const CatalogType& type) {
     if (data == "timestamp") return plain(TDG_KIND_TIMESTAMPTZ);
     if (isBinaryType(data)) return plain(TDG_KIND_BYTES);
     // MariaDB's UUID (10.7) reads as canonical lowercase text, as PostgreSQL's uuid does.
-    if (data == "uuid") return {TDG_KIND_TEXT, R"({"type":"string","format":"uuid"})"};
+    if (data == "uuid") return {TDG_KIND_TEXT, sdk::jsonSchemaForKind(TDG_KIND_TEXT, -1, "uuid")};
     // char, varchar, the text family, enum, set, and types read as their text (inet6).
     return plain(type.declaredJson ? TDG_KIND_JSON : TDG_KIND_TEXT);
 }

@@ -56,8 +56,7 @@ void numericPrecisionScale(int typmod, int& precision, int& scale) {
 }
 
 std::string scalarSchema(Oid type, TdgValueKind kind, int scale) {
-    if (type == oid::kUuid) return R"({"type":"string","format":"uuid"})";
-    return sdk::jsonSchemaForKind(kind, scale);
+    return sdk::jsonSchemaForKind(kind, scale, type == oid::kUuid ? "uuid" : "");
 }
 
 // {"type":"x",...} → {"type":["x","null"],...}: array elements may be NULL.

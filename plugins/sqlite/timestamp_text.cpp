@@ -1,9 +1,8 @@
 #include "timestamp_text.hpp"
 
 #include <charconv>
-#include <chrono>
-#include <cstdio>
 
+#include "tap-diffgen/sdk/time_text.hpp"
 #include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::sqlite {
@@ -42,30 +41,25 @@ bool offsetMinutes(std::string_view offset, int& minutes) {
     return true;
 }
 
+// The ISO text's fields, shifted to UTC and written back by the SDK (which also checks the
+// calendar date and the clock).
 bool shiftToUtc(std::string_view iso, int minutesEast, std::string& out) {
-    using namespace std::chrono;
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, micros = 0;
     if (!digitsAt(iso, 0, 4, y) || !digitsAt(iso, 5, 2, mo) || !digitsAt(iso, 8, 2, d) ||
         !digitsAt(iso, 11, 2, h) || !digitsAt(iso, 14, 2, mi) || !digitsAt(iso, 17, 2, s) ||
-        h > 23 || mi > 59 || s > 59) {
+        !digitsAt(iso, 20, 6, micros)) {
         return false;
     }
-    year_month_day date{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
-    if (!date.ok()) return false;
-    sys_seconds local = sys_days{date} + hours{h} + minutes{mi} + seconds{s};
-    sys_seconds utc = local - minutes{minutesEast};
-    sys_days utcDay = floor<days>(utc);
-    year_month_day utcDate{utcDay};
-    hh_mm_ss clock{utc - utcDay};
-    char buffer[32];
-    std::snprintf(buffer, sizeof(buffer), "%04d-%02u-%02uT%02d:%02d:%02d",
-                  static_cast<int>(utcDate.year()), static_cast<unsigned>(utcDate.month()),
-                  static_cast<unsigned>(utcDate.day()), static_cast<int>(clock.hours().count()),
-                  static_cast<int>(clock.minutes().count()),
-                  static_cast<int>(clock.seconds().count()));
-    out.append(buffer);
-    out.append(iso.substr(19, kIsoLength - 19));  // the fraction, untouched by the shift
-    return true;
+    sdk::DateTimeFields fields;
+    fields.year = y;
+    fields.month = static_cast<unsigned>(mo);
+    fields.day = static_cast<unsigned>(d);
+    fields.hour = static_cast<unsigned>(h);
+    fields.minute = static_cast<unsigned>(mi);
+    fields.second = static_cast<unsigned>(s);
+    fields.microseconds = static_cast<uint32_t>(micros);
+    fields.utcOffsetMinutes = minutesEast;
+    return sdk::appendIsoFromFields(TDG_KIND_TIMESTAMP, fields, out);
 }
 
 }  // namespace

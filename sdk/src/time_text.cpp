@@ -1,6 +1,8 @@
 #include "tap-diffgen/sdk/time_text.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tapdiffgen::sdk {
 namespace {
@@ -45,7 +47,121 @@ bool appendOffset(std::string_view offset, std::string& out) {
     return true;
 }
 
+constexpr int kMinutesPerDay = 24 * 60;
+constexpr uint32_t kMicrosPerSecond = 1000000;
+
+bool isLeapYear(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
+
+unsigned daysInMonth(int year, unsigned month) {
+    static const unsigned days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return month == 2 && isLeapYear(year) ? 29 : days[month - 1];
+}
+
+bool validDate(const DateTimeFields& f) {
+    return f.year >= 0 && f.year <= 9999 && f.month >= 1 && f.month <= 12 && f.day >= 1 &&
+           f.day <= daysInMonth(f.year, f.month);
+}
+
+bool validClock(const DateTimeFields& f, bool hoursBeyondDay) {
+    return (hoursBeyondDay || f.hour < 24) && f.minute < 60 && f.second < 60 &&
+           f.microseconds < kMicrosPerSecond;
+}
+
+bool validOffset(const std::optional<int>& minutes) {
+    return !minutes || std::abs(*minutes) < kMinutesPerDay;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date, and back (H. Hinnant's algorithms).
+int64_t daysFromCivil(int64_t year, unsigned month, unsigned day) {
+    year -= month <= 2 ? 1 : 0;
+    const int64_t era = (year >= 0 ? year : year - 399) / 400;
+    const int64_t yearOfEra = year - era * 400;
+    const int64_t dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+    const int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    return era * 146097 + dayOfEra - 719468;
+}
+
+void civilFromDays(int64_t days, DateTimeFields& f) {
+    days += 719468;
+    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const int64_t dayOfEra = days - era * 146097;
+    const int64_t yearOfEra =
+        (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+    const int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    const int64_t monthPart = (5 * dayOfYear + 2) / 153;
+    f.day = static_cast<unsigned>(dayOfYear - (153 * monthPart + 2) / 5 + 1);
+    f.month = static_cast<unsigned>(monthPart < 10 ? monthPart + 3 : monthPart - 9);
+    f.year = static_cast<int>(yearOfEra + era * 400 + (f.month <= 2 ? 1 : 0));
+}
+
+// The same instant at offset 0.
+DateTimeFields inUtc(const DateTimeFields& local) {
+    DateTimeFields utc = local;
+    utc.utcOffsetMinutes.reset();
+    if (!local.utcOffsetMinutes || *local.utcOffsetMinutes == 0) return utc;
+    int64_t minutes = daysFromCivil(local.year, local.month, local.day) * kMinutesPerDay +
+                      local.hour * 60 + local.minute - *local.utcOffsetMinutes;
+    int64_t days = (minutes >= 0 ? minutes : minutes - kMinutesPerDay + 1) / kMinutesPerDay;
+    int64_t minuteOfDay = minutes - days * kMinutesPerDay;
+    civilFromDays(days, utc);
+    utc.hour = static_cast<unsigned>(minuteOfDay / 60);
+    utc.minute = static_cast<unsigned>(minuteOfDay % 60);
+    return utc;
+}
+
+void appendDate(const DateTimeFields& f, std::string& out) {
+    char buffer[16];
+    int length = std::snprintf(buffer, sizeof(buffer), "%04d-%02u-%02u", f.year, f.month, f.day);
+    out.append(buffer, static_cast<size_t>(length));
+}
+
+void appendClock(const DateTimeFields& f, std::string& out) {
+    char buffer[32];
+    int length = std::snprintf(buffer, sizeof(buffer), "%02u:%02u:%02u.%06u", f.hour, f.minute,
+                               f.second, static_cast<unsigned>(f.microseconds));
+    out.append(buffer, static_cast<size_t>(length));
+}
+
+void appendOffsetMinutes(int minutes, std::string& out) {
+    char buffer[8];
+    int magnitude = std::abs(minutes);
+    int length = std::snprintf(buffer, sizeof(buffer), "%c%02d:%02d", minutes < 0 ? '-' : '+',
+                               magnitude / 60, magnitude % 60);
+    out.append(buffer, static_cast<size_t>(length));
+}
+
 }  // namespace
+
+bool appendIsoFromFields(TdgValueKind kind, const DateTimeFields& fields, std::string& out) {
+    if (!validOffset(fields.utcOffsetMinutes)) return false;
+    switch (kind) {
+        case TDG_KIND_DATE:
+            if (!validDate(fields)) return false;
+            appendDate(fields, out);
+            return true;
+        case TDG_KIND_TIME:
+            if (!validClock(fields, true) || fields.hour > 9999) return false;
+            if (fields.negative) out.push_back('-');
+            appendClock(fields, out);
+            if (fields.utcOffsetMinutes) appendOffsetMinutes(*fields.utcOffsetMinutes, out);
+            return true;
+        case TDG_KIND_TIMESTAMP:
+        case TDG_KIND_TIMESTAMPTZ: {
+            if (!validDate(fields) || !validClock(fields, false)) return false;
+            DateTimeFields shown = kind == TDG_KIND_TIMESTAMP ? inUtc(fields) : fields;
+            if (!validDate(shown)) return false;  // moved past year 9999 or before year 0
+            appendDate(shown, out);
+            out.push_back('T');
+            appendClock(shown, out);
+            if (kind == TDG_KIND_TIMESTAMPTZ) {
+                appendOffsetMinutes(fields.utcOffsetMinutes.value_or(0), out);
+            }
+            return true;
+        }
+        default:
+            return false;
+    }
+}
 
 bool appendIsoTime(std::string_view text, std::string& out) {
     size_t at = text.size() > 0 && text[0] == '-' ? 1 : 0;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "tap-diffgen/sdk/errors.hpp"
+
 namespace tapdiffgen::sdk {
 
 std::string multipleOfForScale(int scale) {
@@ -35,6 +37,19 @@ std::string jsonSchemaForKind(TdgValueKind kind, int scale) {
         default:
             return R"({"type":"string"})";
     }
+}
+
+std::string jsonSchemaForKind(TdgValueKind kind, int scale, std::string_view format) {
+    std::string schema = jsonSchemaForKind(kind, scale);
+    if (format.empty()) return schema;
+    std::string keyword = R"("format":")" + std::string(format) + "\"";
+    size_t existing = schema.find(R"("format":")");
+    if (existing != std::string::npos) {
+        size_t end = schema.find('"', existing + 10);
+        return schema.replace(existing, end + 1 - existing, keyword);
+    }
+    schema.pop_back();  // the closing brace
+    return schema + (schema.size() > 1 ? "," : "") + keyword + "}";
 }
 
 std::optional<std::string> formatDouble(double value) {
@@ -113,6 +128,45 @@ bool isJsonNumber(std::string_view text) {
         if (digits() == 0) return false;
     }
     return i == text.size();
+}
+
+std::string jsonNumberFromDecimal(std::string_view text, const std::string& what) {
+    auto reject = [&]() -> std::string {
+        throw DriverError(TDG_INVALID_DATA,
+                          what + ": '" + std::string(text.substr(0, 64)) + "' is not a number");
+    };
+    size_t i = 0;
+    std::string out;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+        if (text[i] == '-') out.push_back('-');
+        ++i;
+    }
+    size_t wholeStart = i;
+    while (i < text.size() && isDigit(text[i])) ++i;
+    std::string_view whole = text.substr(wholeStart, i - wholeStart);
+    std::string_view fraction;
+    if (i < text.size() && text[i] == '.') {
+        size_t fractionStart = ++i;
+        while (i < text.size() && isDigit(text[i])) ++i;
+        fraction = text.substr(fractionStart, i - fractionStart);
+    }
+    if (whole.empty() && fraction.empty()) return reject();
+    size_t firstNonZero = whole.find_first_not_of('0');
+    out.append(firstNonZero == std::string_view::npos ? "0" : whole.substr(firstNonZero));
+    if (!fraction.empty()) {
+        out.push_back('.');
+        out.append(fraction);
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        size_t exponentStart = i++;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        size_t digitsStart = i;
+        while (i < text.size() && isDigit(text[i])) ++i;
+        if (i == digitsStart) return reject();
+        out.append(text.substr(exponentStart, i - exponentStart));
+    }
+    if (i != text.size()) return reject();
+    return out;
 }
 
 std::string quoteIdentifier(std::string_view name, char quote) {

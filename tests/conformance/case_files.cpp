@@ -61,19 +61,20 @@ std::vector<fs::path> caseDirectories(const fs::path& casesDir) {
     return found;
 }
 
-CaseFiles loadCaseFiles(const fs::path& directory, const std::string& dialect) {
+CaseFiles loadCaseFiles(const fs::path& directory, const Overrides& overrides) {
     CaseFiles files;
     files.name = directory.filename().string();
     files.directory = directory;
     const fs::path base = directory / "expected.json";
     files.expected = parseObject(base, readIfExists(base).value_or(""));
-    const fs::path overridePath = directory / ("expected." + dialect + ".json");
+    const fs::path overridePath = directory / ("expected." + overrides.expected + ".json");
     if (auto text = readIfExists(overridePath)) {
         Poco::JSON::Object::Ptr changes = parseObject(overridePath, *text);
         for (const auto& [key, value] : *changes) files.expected->set(key, value);
     }
-    files.setupSql = pick(directory, "setup", ".sql", dialect);
-    files.teardownSql = pick(directory, "teardown", ".sql", dialect);
+    files.setupSql = pick(directory, "setup", ".sql", overrides.setup);
+    files.teardownSql = pick(directory, "teardown", ".sql", overrides.setup);
+    files.writerSql = pick(directory, "writer", ".sql", overrides.setup);
     return files;
 }
 

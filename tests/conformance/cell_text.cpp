@@ -1,6 +1,7 @@
 #include "cell_text.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -110,6 +111,17 @@ bool hasAbiForm(TdgValueKind kind, const std::string& text) {
     }
 }
 
+// BYTES compare as the engine writes them: lowercase hex.
+std::string lowercaseHex(std::string_view bytes) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (char c : bytes) {
+        out.push_back(hex[(static_cast<unsigned char>(c) >> 4) & 0xF]);
+        out.push_back(hex[static_cast<unsigned char>(c) & 0xF]);
+    }
+    return out;
+}
+
 std::string textOfKind(TdgValueKind kind, const std::string& text) {
     if (kind == TDG_KIND_DECIMAL) return canonicalDecimal(text);
     if (kind == TDG_KIND_TIME || kind == TDG_KIND_TIMESTAMP || kind == TDG_KIND_TIMESTAMPTZ) {
@@ -132,17 +144,53 @@ TdgValueKind kindFromName(const std::string& name) {
     throw std::invalid_argument("unknown kind '" + name + "'");
 }
 
+namespace {
+
+// "1.5e-7" → "0.00000015", "1e3" → "1000": the exponent moved into the digits, so that two
+// spellings of one number (a float's "1e-09", a numeric's "0.000000001") compare equal.
+std::string withoutExponent(const std::string& text) {
+    size_t exponentAt = text.find_first_of("eE");
+    if (exponentAt == std::string::npos) return text;
+    long exponent = std::strtol(text.c_str() + exponentAt + 1, nullptr, 10);
+    std::string mantissa = text.substr(0, exponentAt);
+    std::string sign;
+    if (!mantissa.empty() && mantissa[0] == '-') {
+        sign = "-";
+        mantissa.erase(0, 1);
+    }
+    size_t dot = mantissa.find('.');
+    long point = static_cast<long>(dot == std::string::npos ? mantissa.size() : dot);
+    if (dot != std::string::npos) mantissa.erase(dot, 1);
+    point += exponent;
+    if (point <= 0) {
+        mantissa.insert(0, static_cast<size_t>(-point) + 1, '0');
+        point = 1;
+    } else if (point > static_cast<long>(mantissa.size())) {
+        mantissa.append(static_cast<size_t>(point) - mantissa.size(), '0');
+    }
+    std::string whole = mantissa.substr(0, static_cast<size_t>(point));
+    std::string fraction = mantissa.substr(static_cast<size_t>(point));
+    size_t firstDigit = whole.find_first_not_of('0');
+    whole = firstDigit == std::string::npos ? "0" : whole.substr(firstDigit);
+    return sign + whole + (fraction.empty() ? "" : "." + fraction);
+}
+
+}  // namespace
+
 std::string canonicalDecimal(std::string_view text) {
-    std::string digits(text);
-    size_t exponent = digits.find_first_of("eE");
-    std::string tail = exponent == std::string::npos ? "" : digits.substr(exponent);
-    std::string mantissa = digits.substr(0, exponent);
+    std::string mantissa = withoutExponent(std::string(text));
     if (mantissa.find('.') != std::string::npos) {
         while (!mantissa.empty() && mantissa.back() == '0') mantissa.pop_back();
         if (!mantissa.empty() && mantissa.back() == '.') mantissa.pop_back();
     }
     if (mantissa == "-0") mantissa = "0";
-    return mantissa + tail;
+    return mantissa;
+}
+
+int decimalPlaces(std::string_view text) {
+    std::string canonical = canonicalDecimal(text);
+    size_t dot = canonical.find('.');
+    return dot == std::string::npos ? 0 : static_cast<int>(canonical.size() - dot - 1);
 }
 
 std::string withoutZeroFraction(std::string_view text) {
@@ -177,6 +225,7 @@ std::string cellText(const TdgCell& cell) {
     std::string text = cell.size > 0 ? std::string(cell.data, cell.size) : std::string();
     if (!hasAbiForm(cell.kind, text))
         return "invalid " + kindName(cell.kind) + " " + jsonQuoted(text);
+    if (cell.kind == TDG_KIND_BYTES) return jsonQuoted(lowercaseHex(text));
     return textOfKind(cell.kind, text);
 }
 
@@ -185,6 +234,11 @@ std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind) {
     if (value.isBoolean()) return value.extract<bool>() ? "true" : "false";
     if (kind == TDG_KIND_DECIMAL) return canonicalDecimal(value.toString());
     if (value.isNumeric()) return value.toString();
+    if (kind == TDG_KIND_BYTES) {
+        std::string hex = value.toString();
+        for (char& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return jsonQuoted(hex);
+    }
     return textOfKind(kind, value.toString());
 }
 

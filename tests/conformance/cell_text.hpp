@@ -1,8 +1,9 @@
 // Values as comparable text. A cell from the plugin and a value from expected.json become the
-// same text exactly when they mean the same value: decimals without trailing fractional zeros,
-// times without a zero fraction (the ABI lets a plugin pad fractions to microseconds), text
-// JSON-quoted. A cell whose text breaks the ABI's form for its kind renders as
-// "invalid <kind> ..." so the comparison shows it.
+// same text exactly when they mean the same value: decimals in plain notation without trailing
+// fractional zeros, times without a zero fraction (the ABI lets a plugin pad fractions to
+// microseconds), bytes as lowercase hex (expected.json writes them so too), text JSON-quoted.
+// A cell whose text breaks the ABI's form for its kind renders as "invalid <kind> ..." so the
+// comparison shows it.
 #pragma once
 
 #include <Poco/Dynamic/Var.h>
@@ -23,6 +24,9 @@ std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind);
 std::string kindName(TdgValueKind kind);
 /// The kind named `name`; throws std::invalid_argument when unknown.
 TdgValueKind kindFromName(const std::string& name);
+
+/// Digits after the decimal point of a decimal cell's text ("1.50" → 2, "1e-7" → 7, "5" → 0).
+int decimalPlaces(std::string_view text);
 
 /// Normalisations shared by both sides (exposed for the diffgen timestamps).
 std::string canonicalDecimal(std::string_view text);

@@ -6,6 +6,7 @@
 #include "abi_error.hpp"
 #include "case_result.hpp"
 #include "live_cases.hpp"
+#include "live_connection.hpp"
 #include "probe_runner.hpp"
 
 namespace tapdiffgen::conformance {
@@ -61,26 +62,9 @@ std::vector<Probe> probes() {
     };
 }
 
-// Connects with the raw table: the engine's wrapper would never pass these NULLs.
-TdgConnection* connectRaw(const LiveContext& context) {
-    std::vector<TdgOption> options;
-    for (const auto& [key, value] : *context.options)
-        options.push_back({key.c_str(), value.c_str()});
-    TdgConnectParams params{};
-    params.struct_size = sizeof(params);
-    params.num_options = static_cast<int32_t>(options.size());
-    params.options = options.data();
-    TdgConnection* connection = nullptr;
-    TdgError error{};
-    TdgStatus status = context.subject->driver().connect(&params, &connection, &error);
-    std::string message = takeErrorMessage(error);
-    require(status == TDG_OK, "cannot connect: " + describeStatus(status) + ": " + message);
-    return connection;
-}
-
 std::string runProbe(const LiveContext& context, const Probe& probe) {
     const TdgDriver& driver = context.subject->driver();
-    TdgConnection* connection = connectRaw(context);
+    TdgConnection* connection = connectRaw(context, driver);
     TdgError error{};
     TdgStatus status = probe.invoke(driver, connection, &error);
     std::string message = takeErrorMessage(error);

@@ -7,8 +7,25 @@
 //               "tables": ["alpha"], "ids": [1, 3, 4, 6, 8], "range_row_count": 7}, ...]}
 //
 // up_to null means no upper bound. range_row_count may also be answered with -1 ("cannot
-// tell"); any other value must be exact, since the engine trusts it to call a range gap-free.
+// tell"); any other value must be exact, since the engine trusts it to call a range gap-free;
+// an empty page's is not read (the contract leaves it open). Whatever a page lists, it holds at
+// most limit events, and a shorter page must hold every event of its tables in (after, up_to]
+// that "events" lists, since the engine then moves its cursor to up_to. With no writer running,
+// check_horizon (when the plugin has it) must call every page's mark final, an empty page's too,
+// within kHorizonSeconds (a plugin may answer pending with a successor mark first).
+//
+// "open_writer": {"seconds": 8, "after": 9, "tables": ["alpha"]} runs the case's writer.sql
+// beside the plugin: it inserts into the log and holds its transaction open for `seconds`.
+// A mark taken meanwhile (of the empty page after `after`) must be pending, and once the
+// writer has ended, that mark (or its successor) must turn final. null (SQLite: one writer at a
+// time, so no id can appear below those already committed), or a plugin without check_horizon
+// or that cannot tell, skips this part.
+#include <algorithm>
+#include <chrono>
 #include <map>
+#include <optional>
+#include <set>
+#include <thread>
 
 #include "case_result.hpp"
 #include "cell_text.hpp"
@@ -16,11 +33,41 @@
 #include "live_cases.hpp"
 #include "live_connection.hpp"
 #include "row_collector.hpp"
+#include "setup_sql.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
 
 using Poco::JSON::Object;
+
+// Generous: under a parallel test run another test's transaction may hold a mark back for a while.
+constexpr int kHorizonSeconds = 60;
+constexpr auto kHorizonPoll = std::chrono::milliseconds(100);
+
+struct PageMark {
+    std::string page;
+    TdgHorizonMark mark;
+};
+
+bool isNoMark(const TdgHorizonMark& mark) {
+    for (int64_t word : mark.words) {
+        if (word != 0) return false;
+    }
+    return true;
+}
+
+// The events of `tables` in (after, upTo] that the case lists, which a short page must hold.
+std::vector<int64_t> eventsInRange(const std::map<int64_t, RowText>& events,
+                                   const std::vector<std::string>& tables, int64_t after,
+                                   int64_t upTo) {
+    std::set<std::string> wanted;
+    for (const std::string& table : tables) wanted.insert("\"" + table + "\"");
+    std::vector<int64_t> ids;
+    for (const auto& [id, row] : events) {
+        if (id > after && id <= upTo && wanted.count(row[1]) > 0) ids.push_back(id);
+    }
+    return ids;
+}
 
 RowText eventText(const TdgEvent& event) {
     std::string tableId = event.table_id_is_null != 0 || event.table_id == nullptr
@@ -48,15 +95,18 @@ std::map<int64_t, RowText> expectedEvents(const Poco::JSON::Array::Ptr& events) 
     return byId;
 }
 
-void checkPage(core::DialectConnection& connection, const core::TableRef& diffgen,
-               const Object::Ptr& page, const std::map<int64_t, RowText>& events) {
+PageMark checkPage(core::DialectConnection& connection, const core::TableRef& diffgen,
+                   const Object::Ptr& page, const std::map<int64_t, RowText>& events) {
     const std::string name = "page '" + textOf(page, "name") + "'";
     int64_t after = integerOf(page, "after");
     // Poco reports an absent key as null too.
     int64_t upTo = page->isNull("up_to") ? INT64_MAX : integerOf(page, "up_to");
     std::vector<std::string> tables = stringsOf(arrayOf(page, "tables"));
-    core::EventPage read =
-        connection.readDiffgenPage(diffgen, after, upTo, integerOf(page, "limit"), tables);
+    const int64_t limit = integerOf(page, "limit");
+    core::EventPage read = connection.readDiffgenPage(diffgen, after, upTo, limit, tables);
+    require(static_cast<int64_t>(read.size()) <= limit, name + ": " + std::to_string(read.size()) +
+                                                            " events, more than the limit " +
+                                                            std::to_string(limit));
     std::vector<std::string> ids;
     int64_t previous = after;
     for (const TdgEvent& event : read) {
@@ -71,6 +121,13 @@ void checkPage(core::DialectConnection& connection, const core::TableRef& diffge
                                                        rowDisplay(eventText(event)) +
                                                        ", expected " + rowDisplay(known->second));
     }
+    if (static_cast<int64_t>(read.size()) < limit) {
+        for (int64_t id : eventsInRange(events, tables, after, upTo)) {
+            require(std::find(ids.begin(), ids.end(), std::to_string(id)) != ids.end(),
+                    name + ": a page shorter than its limit leaves out event " +
+                        std::to_string(id) + ", which the engine would then skip for good");
+        }
+    }
     std::vector<std::string> expectedIds = stringsOf(arrayOf(page, "ids"));
     require(ids == expectedIds,
             name + ": ids " + rowDisplay(ids) + ", expected " + rowDisplay(expectedIds));
@@ -80,6 +137,77 @@ void checkPage(core::DialectConnection& connection, const core::TableRef& diffge
                 name + ": range_row_count " + std::to_string(read.rangeRowCount()) + ", expected " +
                     std::to_string(count) + " (or -1)");
     }
+    return {name, read.mark()};
+}
+
+// "N marks final"; throws CaseFailure when one stays pending with no writer running.
+std::string checkMarksFinal(core::DialectConnection& connection, std::vector<PageMark> marks) {
+    if (connection.plugin().driver().check_horizon == nullptr) return "no check_horizon";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kHorizonSeconds);
+    size_t checked = 0;
+    for (PageMark& page : marks) {
+        if (isNoMark(page.mark)) continue;
+        for (;;) {
+            std::optional<bool> final = connection.checkHorizon(page.mark);
+            if (!final) return "check_horizon cannot tell";
+            if (*final) break;
+            require(std::chrono::steady_clock::now() < deadline,
+                    page.page + ": check_horizon still answers pending after " +
+                        std::to_string(kHorizonSeconds) + " s with no writer running");
+            std::this_thread::sleep_for(kHorizonPoll);
+        }
+        ++checked;
+    }
+    return std::to_string(checked) + " marks final";
+}
+
+// Polls fresh marks of the page after `after` until one is pending; nullopt if none was before
+// `deadline`.
+std::optional<TdgHorizonMark> pendingMark(core::DialectConnection& connection,
+                                          const core::TableRef& diffgen, int64_t after,
+                                          const std::vector<std::string>& tables,
+                                          std::chrono::steady_clock::time_point deadline) {
+    while (std::chrono::steady_clock::now() < deadline) {
+        core::EventPage page = connection.readDiffgenPage(diffgen, after, INT64_MAX, 10, tables);
+        TdgHorizonMark mark = page.mark();
+        std::optional<bool> final = connection.checkHorizon(mark);
+        if (final && !*final) return mark;
+        std::this_thread::sleep_for(kHorizonPoll);
+    }
+    return std::nullopt;
+}
+
+std::string checkOpenWriter(const LiveContext& context, const CaseFiles& files,
+                            core::DialectConnection& connection, const core::TableRef& diffgen) {
+    Object::Ptr writer = files.expected->getObject("open_writer");
+    if (writer.isNull()) return "";
+    if (connection.plugin().driver().check_horizon == nullptr) return "";
+    require(files.writerSql.has_value(),
+            "expected.json has open_writer but there is no writer.sql");
+    const int64_t seconds = integerOf(writer, "seconds");
+    const int64_t after = integerOf(writer, "after");
+    const std::vector<std::string> tables = stringsOf(arrayOf(writer, "tables"));
+    TdgHorizonMark probe = connection.readDiffgenPage(diffgen, after, INT64_MAX, 10, tables).mark();
+    if (!connection.checkHorizon(probe)) return "";
+    const auto writerEnds = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    BackgroundSql running(*context.setupCommand, *files.writerSql, "writer SQL");
+    std::optional<TdgHorizonMark> pending =
+        pendingMark(connection, diffgen, after, tables, writerEnds - std::chrono::seconds(1));
+    running.finish();
+    require(pending.has_value(),
+            "check_horizon answered final for every mark taken while a "
+            "writer held a transaction open that inserted into the log");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kHorizonSeconds);
+    for (;;) {
+        std::optional<bool> final = connection.checkHorizon(*pending);
+        require(final.has_value(), "check_horizon stopped answering after it answered pending");
+        if (*final) break;
+        require(std::chrono::steady_clock::now() < deadline,
+                "a mark taken while the writer ran is still pending " +
+                    std::to_string(kHorizonSeconds) + " s after the writer ended");
+        std::this_thread::sleep_for(kHorizonPoll);
+    }
+    return ", pending while a writer ran and final after it";
 }
 
 }  // namespace
@@ -106,12 +234,17 @@ std::string checkDiffgen(const LiveContext& context, const CaseFiles& files) {
         }
         std::map<int64_t, RowText> events = expectedEvents(arrayOf(expected, "events"));
         std::vector<Object::Ptr> pages = objectsOf(arrayOf(expected, "pages"));
+        std::vector<PageMark> marks;
         for (const Object::Ptr& page : pages) {
             stage = "read_diffgen_page '" + textOf(page, "name") + "'";
-            checkPage(*connection, diffgen, page, events);
+            marks.push_back(checkPage(*connection, diffgen, page, events));
         }
+        stage = "check_horizon";
+        std::string horizon = checkMarksFinal(*connection, std::move(marks));
+        stage = "check_horizon beside an open writer";
+        horizon += checkOpenWriter(context, files, *connection, diffgen);
         return std::to_string(pages.size()) + " pages, max id " +
-               std::to_string(integerOf(expected, "max_id"));
+               std::to_string(integerOf(expected, "max_id")) + ", " + horizon;
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));
     }

@@ -18,6 +18,8 @@ Check checkFor(const std::string& kind) {
         {"connect-error", &checkConnectError},
         {"missing-table", &checkMissingTable},
         {"null-arguments", &checkConnectedNullArguments},
+        {"cancel", &checkCancel},
+        {"wait-for-change", &checkWaitForChange},
     };
     auto found = checks.find(kind);
     if (found == checks.end()) throw CaseFailure("unknown check '" + kind + "' in expected.json");
@@ -46,7 +48,7 @@ private:
 };
 
 std::string runCase(const LiveContext& context, const std::filesystem::path& directory) {
-    CaseFiles files = loadCaseFiles(directory, context.overrides);
+    CaseFiles files = loadCaseFiles(directory, {context.setupOverrides, context.expectedOverrides});
     if (files.expected->has("skip")) {
         throw CaseSkipped(files.expected->getValue<std::string>("skip"));
     }

@@ -6,6 +6,8 @@
 //   "connect-error"  connect with changed options fails with the expected status
 //   "missing-table"  every call on a table that does not exist fails with the expected status
 //   "null-arguments" NULL pointers on a live connection are errors, and the connection survives
+//   "cancel"         a cancel from another thread stops a long scan or fetch with CANCELLED
+//   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 #pragma once
 
 #include <filesystem>
@@ -24,7 +26,8 @@ struct LiveContext {
     const Subject* subject = nullptr;
     std::optional<OptionList> options;        // nullopt: TDG_CONFORMANCE_OPTIONS not set
     std::optional<std::string> setupCommand;  // nullopt: cases with setup SQL are skipped
-    std::string overrides;                    // the <dialect> of the override files
+    std::string setupOverrides;     // the <dialect> of setup.<dialect>.sql, teardown.<dialect>.sql
+    std::string expectedOverrides;  // the <dialect> of expected.<dialect>.json
 };
 
 std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir);
@@ -35,5 +38,7 @@ std::string checkDiffgen(const LiveContext& context, const CaseFiles& files);
 std::string checkConnectError(const LiveContext& context, const CaseFiles& files);
 std::string checkMissingTable(const LiveContext& context, const CaseFiles& files);
 std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles& files);
+std::string checkCancel(const LiveContext& context, const CaseFiles& files);
+std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 
 }  // namespace tapdiffgen::conformance

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "abi_error.hpp"
 #include "case_result.hpp"
 
 namespace tapdiffgen::conformance {
@@ -16,6 +17,22 @@ std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& conte
     } catch (const core::DialectError& failure) {
         throw CaseFailure("cannot connect to the live database: " + describeError(failure));
     }
+}
+
+TdgConnection* connectRaw(const LiveContext& context, const TdgDriver& driver) {
+    std::vector<TdgOption> options;
+    for (const auto& [key, value] : *context.options)
+        options.push_back({key.c_str(), value.c_str()});
+    TdgConnectParams params{};
+    params.struct_size = sizeof(params);
+    params.num_options = static_cast<int32_t>(options.size());
+    params.options = options.data();
+    TdgConnection* connection = nullptr;
+    TdgError error{};
+    TdgStatus status = driver.connect(&params, &connection, &error);
+    std::string message = takeErrorMessage(error);
+    require(status == TDG_OK, "cannot connect: " + describeStatus(status) + ": " + message);
+    return connection;
 }
 
 std::string describeError(const core::DialectError& error) {

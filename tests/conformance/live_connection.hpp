@@ -12,6 +12,11 @@ namespace tapdiffgen::conformance {
 /// Connects with the context's options; a failure is the case's failure.
 std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context);
 
+/// Connects through `driver` (the plugin's table, or one filled for an older revision) without
+/// the engine's wrapper, for cases that pass what the engine never would. The caller closes it
+/// with driver.close.
+TdgConnection* connectRaw(const LiveContext& context, const TdgDriver& driver);
+
 /// "NOT_FOUND: table 'x' does not exist" for messages.
 std::string describeError(const core::DialectError& error);
 

@@ -68,7 +68,8 @@ int run(const RunnerOptions& options) {
         context.subject = &subject;
         context.options = connectionOptionsFromEnvironment(subject.plugin->dialect());
         context.setupCommand = options.setupCommand;
-        context.overrides = options.overrides.value_or(subject.plugin->dialect());
+        context.setupOverrides = options.setupOverrides.value_or(subject.plugin->dialect());
+        context.expectedOverrides = options.expectedOverrides.value_or(subject.plugin->dialect());
         runAll(options, liveCases(context, casesDirectory(options)), report);
     }
     report.finish();

@@ -19,7 +19,13 @@ RunnerOptions parseRunnerOptions(int argc, char** argv) {
         } else if (argument == "--cases") {
             options.casesDir = value();
         } else if (argument == "--dialect-overrides") {
-            options.overrides = value();
+            std::string name = value();
+            options.setupOverrides = name;
+            options.expectedOverrides = name;
+        } else if (argument == "--setup-overrides") {
+            options.setupOverrides = value();
+        } else if (argument == "--expected-overrides") {
+            options.expectedOverrides = value();
         } else if (argument == "--setup-command") {
             options.setupCommand = value();
         } else if (argument == "--case") {
@@ -47,8 +53,13 @@ need no database, then the live cases in the case directory against a real serve
   --plugin-dir DIR          look for plugins in DIR first (repeatable)
   --abi-only                run only the ABI-level cases
   --cases DIR               the live case directory (default: the installed cases)
-  --dialect-overrides NAME  use setup.NAME.sql / expected.NAME.json overrides
-                            (default: the plugin's dialect name)
+  --dialect-overrides NAME  use the NAME overrides of both kinds below (default for each:
+                            the plugin's dialect name):
+  --setup-overrides NAME    the database's SQL spelling: setup.NAME.sql, teardown.NAME.sql,
+                            writer.NAME.sql
+  --expected-overrides NAME
+                            the plugin's answers: expected.NAME.json (e.g. a driver over ODBC
+                            reporting "bool" where the postgres plugin reports "boolean")
   --setup-command CMD       shell command that runs SQL read from stdin as an administrator,
                             e.g. "psql -X -q -v ON_ERROR_STOP=1 -d tapdb"; live cases with setup
                             SQL are skipped without it

@@ -14,14 +14,16 @@ public:
 };
 
 struct RunnerOptions {
-    std::string plugin;                       // --plugin NAME|PATH
-    std::vector<std::string> pluginDirs;      // --plugin-dir DIR, repeatable
-    bool abiOnly = false;                     // --abi-only
-    std::optional<std::string> casesDir;      // --cases DIR
-    std::optional<std::string> overrides;     // --dialect-overrides NAME
-    std::optional<std::string> setupCommand;  // --setup-command CMD
-    std::vector<std::string> only;            // --case NAME, repeatable
-    bool inProcess = false;                   // --in-process
+    std::string plugin;                   // --plugin NAME|PATH
+    std::vector<std::string> pluginDirs;  // --plugin-dir DIR, repeatable
+    bool abiOnly = false;                 // --abi-only
+    std::optional<std::string> casesDir;  // --cases DIR
+    // --dialect-overrides NAME sets both of these.
+    std::optional<std::string> setupOverrides;     // --setup-overrides NAME
+    std::optional<std::string> expectedOverrides;  // --expected-overrides NAME
+    std::optional<std::string> setupCommand;       // --setup-command CMD
+    std::vector<std::string> only;                 // --case NAME, repeatable
+    bool inProcess = false;                        // --in-process
     bool help = false;
 };
 

@@ -24,9 +24,8 @@ void writeAll(int fd, const std::string& text) {
     }
 }
 
-}  // namespace
-
-void runSql(const std::string& command, const std::string& sql, const std::string& what) {
+// Starts `command` with `sql` on its stdin (already written and closed when this returns).
+pid_t startSql(const std::string& command, const std::string& sql, const std::string& what) {
     int ends[2];
     if (pipe(ends) != 0) throw CaseFailure(what + ": pipe failed: " + strerror(errno));
     pid_t child = fork();
@@ -48,6 +47,10 @@ void runSql(const std::string& command, const std::string& sql, const std::strin
     writeAll(ends[1], sql);
     close(ends[1]);
     sigaction(SIGPIPE, &previous, nullptr);
+    return child;
+}
+
+void awaitSql(pid_t child, const std::string& what) {
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
@@ -56,6 +59,30 @@ void runSql(const std::string& command, const std::string& sql, const std::strin
                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                           ", the command's messages are on stderr)");
     }
+}
+
+}  // namespace
+
+void runSql(const std::string& command, const std::string& sql, const std::string& what) {
+    awaitSql(startSql(command, sql, what), what);
+}
+
+BackgroundSql::BackgroundSql(const std::string& command, const std::string& sql, std::string what)
+    : what_(std::move(what)), pid_(startSql(command, sql, what_)) {}
+
+BackgroundSql::~BackgroundSql() {
+    try {
+        finish();
+    } catch (const CaseFailure&) {
+        // The case has already failed or passed; the writer's own messages are on stderr.
+    }
+}
+
+void BackgroundSql::finish() {
+    if (pid_ < 0) return;
+    pid_t child = pid_;
+    pid_ = -1;
+    awaitSql(child, what_);
 }
 
 }  // namespace tapdiffgen::conformance

@@ -10,4 +10,21 @@ namespace tapdiffgen::conformance {
 /// owns stdout). Throws CaseFailure naming `what` when the command fails.
 void runSql(const std::string& command, const std::string& sql, const std::string& what);
 
+/// The same, left running: the SQL is handed over at once and the command runs on while the
+/// case goes on (a writer holding a transaction open). The destructor waits for it.
+class BackgroundSql {
+public:
+    BackgroundSql(const std::string& command, const std::string& sql, std::string what);
+    ~BackgroundSql();
+    BackgroundSql(const BackgroundSql&) = delete;
+    BackgroundSql& operator=(const BackgroundSql&) = delete;
+
+    /// Waits for the command; throws CaseFailure when it failed.
+    void finish();
+
+private:
+    std::string what_;
+    int pid_ = -1;
+};
+
 }  // namespace tapdiffgen::conformance

@@ -8,12 +8,17 @@
 //                 "rows": [["a", 1]]}, ...]}
 // A composite key is a list, "key": ["order_id", "line_no"], and each of its fetch keys a list
 // of texts in that order: "keys": [["1", "a"], ["2", "b"]]. Requests carry the kinds
-// describe_table reported (ABI revision 2).
+// describe_table reported (ABI revision 2). With two fetches or more they are also sent at once
+// through fetch_rows_many (fetch_many.hpp). Every DECIMAL value must also fit the multipleOf
+// of its column's schema, so a schema never rejects the values it describes.
 #include <Poco/JSON/Parser.h>
+
+#include <cmath>
 
 #include "case_result.hpp"
 #include "cell_text.hpp"
 #include "expected_json.hpp"
+#include "fetch_many.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
 #include "row_collector.hpp"
@@ -143,6 +148,36 @@ std::vector<std::string> fetchKeys(const Object::Ptr& request, const core::KeySp
     return flat;
 }
 
+// The decimal places a multipleOf allows: 0.0001 → 4; nullopt when there is none or it is not
+// a power of ten (then nothing is checked).
+std::optional<int> placesAllowed(const std::string& jsonSchema) {
+    Object::Ptr schema = Poco::JSON::Parser().parse(jsonSchema).extract<Object::Ptr>();
+    if (!schema->has("multipleOf")) return std::nullopt;
+    double step = schema->getValue<double>("multipleOf");
+    if (!(step > 0)) return std::nullopt;
+    long places = std::lround(-std::log10(step));
+    if (std::fabs(std::pow(10.0, static_cast<double>(-places)) - step) > step * 1e-9) {
+        return std::nullopt;
+    }
+    return places < 0 ? 0 : static_cast<int>(places);
+}
+
+void checkMultipleOf(const std::vector<ColumnDescription>& described,
+                     const std::vector<RowText>& rows) {
+    for (size_t c = 0; c < described.size(); ++c) {
+        if (described[c].kind != TDG_KIND_DECIMAL) continue;
+        std::optional<int> allowed = placesAllowed(described[c].jsonSchema);
+        if (!allowed) continue;
+        for (const RowText& row : rows) {
+            const std::string& value = row[c];
+            if (value == "null" || value.rfind("invalid", 0) == 0) continue;
+            require(decimalPlaces(value) <= *allowed,
+                    "column '" + described[c].name + "' has the value " + value +
+                        ", which its schema " + described[c].jsonSchema + " rejects");
+        }
+    }
+}
+
 }  // namespace
 
 std::string checkTable(const LiveContext& context, const CaseFiles& files) {
@@ -165,9 +200,10 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
         const core::KeySpec key = keyOf(expected, described);
         int64_t batchRows = expected->optValue<int64_t>("batch_rows", 0);
         stage = "scan_table";
-        requireSameRows("scan_table", expectedRows(arrayOf(expected, "rows"), all.kinds),
-                        scan(*connection, table, all, key, batchRows));
-        size_t fetches = 0;
+        std::vector<RowText> scanned = scan(*connection, table, all, key, batchRows);
+        requireSameRows("scan_table", expectedRows(arrayOf(expected, "rows"), all.kinds), scanned);
+        checkMultipleOf(described, scanned);
+        std::vector<PlannedFetch> planned;
         if (expected->has("fetches")) {
             for (const Object::Ptr& request : objectsOf(arrayOf(expected, "fetches"))) {
                 Columns picked =
@@ -176,16 +212,18 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
                         : all;
                 std::vector<std::string> keys = fetchKeys(request, key);
                 stage = "fetch_rows " + rowDisplay(keys);
-                requireSameRows("fetch_rows " + rowDisplay(keys),
-                                expectedRows(arrayOf(request, "rows"), picked.kinds),
+                std::vector<RowText> rows = expectedRows(arrayOf(request, "rows"), picked.kinds);
+                requireSameRows("fetch_rows " + rowDisplay(keys), rows,
                                 fetch(*connection, table, picked, key, keys,
                                       request->optValue<int64_t>("batch_rows", 0)));
-                ++fetches;
+                planned.push_back({picked.names, picked.kinds, keys, rows});
             }
         }
+        stage = "fetch_rows_many";
+        std::string many = checkFetchRowsMany(context, *connection, table, key, planned, batchRows);
         return std::to_string(described.size()) + " columns, " +
                std::to_string(arrayOf(expected, "rows")->size()) + " rows, " +
-               std::to_string(fetches) + " fetches";
+               std::to_string(planned.size()) + " fetches" + (many.empty() ? "" : ", " + many);
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));
     }

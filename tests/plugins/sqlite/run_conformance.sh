@@ -5,14 +5,16 @@
 # The overrides give the setup SQL in SQLite's spelling, and turn the wrong-password case into
 # a missing-file one, since a database file has no password to get wrong.
 #
-#   run_conformance.sh <runner> <plugin.so> <shared-cases-dir> <override-dir> <sqlite3>
+#   run_conformance.sh <runner> <plugin.so> <shared-cases-dir> <override-dir> <sqlite3> [runner options]
 set -euo pipefail
 
-(($# == 5)) || {
-    printf 'usage: %s <runner> <plugin.so> <shared-cases-dir> <override-dir> <sqlite3>\n' "$0" >&2
+(($# >= 5)) || {
+    printf 'usage: %s <runner> <plugin.so> <shared-cases-dir> <override-dir> <sqlite3> [runner options]\n' \
+        "$0" >&2
     exit 2
 }
 runner=$1 plugin=$2 shared=$3 overrides=$4 sqlite3=$5
+shift 5
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdg-sqlite-conformance.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -25,5 +27,5 @@ cp -R "$overrides/." "$work/cases/"
 status=0
 TDG_CONFORMANCE_OPTIONS="{\"database\":\"$work/conformance.db\"}" \
     "$runner" --plugin "$plugin" --cases "$work/cases" \
-    --setup-command "$(printf '%q -bail %q' "$sqlite3" "$work/conformance.db")" || status=$?
+    --setup-command "$(printf '%q -bail %q' "$sqlite3" "$work/conformance.db")" "$@" || status=$?
 exit "$status"

@@ -16,6 +16,11 @@ namespace tapdiffgen::sdk {
 /// BYTES → contentEncoding base16, JSON → no type restriction.
 std::string jsonSchemaForKind(TdgValueKind kind, int scale = -1);
 
+/// The same with a "format" keyword, e.g. (TDG_KIND_TEXT, -1, "uuid") →
+/// {"type":"string","format":"uuid"}; it replaces the kind's own format (DATE's "date", ...).
+/// An empty format is the two-argument schema. Since SDK 0.2.0.
+std::string jsonSchemaForKind(TdgValueKind kind, int scale, std::string_view format);
+
 /// "0.0001" for scale 4, "1" for scale 0.
 std::string multipleOfForScale(int scale);
 
@@ -29,6 +34,12 @@ bool appendIsoTimestamp(std::string_view text, std::string& out);
 
 /// True when `text` is a JSON number literal (rejects NaN, Infinity, empty, "+1", "01").
 bool isJsonNumber(std::string_view text);
+
+/// A decimal number as a client spells it, as the JSON number literal DECIMAL needs, with the
+/// same digits: ".5" → "0.5", "+1" → "1", "-.5" → "-0.5", "1." → "1", "007.50" → "7.50",
+/// "1.E+3" → "1E+3". Throws DriverError(TDG_INVALID_DATA) naming `what` when `text` is not a
+/// number (empty, "NaN", "1,5", "0x10", spaces). Since SDK 0.2.0.
+std::string jsonNumberFromDecimal(std::string_view text, const std::string& what = "a decimal");
 
 /// Quotes an identifier by doubling `quote` inside it: quoteIdentifier("a\"b", '"') → "a""b".
 std::string quoteIdentifier(std::string_view name, char quote);

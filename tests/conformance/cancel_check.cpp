@@ -1,0 +1,177 @@
+// check "cancel": TdgDriver.cancel from another thread stops a long call, which returns
+// TDG_CANCELLED, and the connection answers the next call correctly; a cancel sent while no
+// call runs stops nothing.
+//
+//   {"check": "cancel", "table": "tdg_conf_cancel", "key": "id", "row_count": 20000,
+//    "batch_rows": 100, "calls": ["scan_table", "fetch_rows"]}
+//
+// The table holds ids 1..row_count. The cancel is sent while the plugin waits for the sink of
+// its first batch to return, so the call is certainly running, with most rows still to come.
+#include <functional>
+#include <future>
+#include <map>
+#include <thread>
+
+#include "case_result.hpp"
+#include "expected_json.hpp"
+#include "live_cases.hpp"
+#include "live_connection.hpp"
+
+namespace tapdiffgen::conformance {
+namespace {
+
+using Poco::JSON::Object;
+
+struct Target {
+    core::TableRef table;
+    core::KeySpec key;
+    std::vector<std::string> columns;
+    std::vector<TdgValueKind> kinds;
+    int64_t rowCount = 0;
+    int64_t batchRows = 0;
+};
+
+using Read =
+    std::function<void(core::DialectConnection&, const Target&, const core::BatchCallback&)>;
+
+std::vector<std::string> allKeys(int64_t count) {
+    std::vector<std::string> keys;
+    for (int64_t id = 1; id <= count; ++id) keys.push_back(std::to_string(id));
+    return keys;
+}
+
+const std::map<std::string, Read>& reads() {
+    static const std::map<std::string, Read> table = {
+        {"scan_table",
+         [](core::DialectConnection& c, const Target& t, const core::BatchCallback& sink) {
+             c.scanTable(t.table, t.columns, &t.kinds, t.key, t.batchRows, sink);
+         }},
+        {"fetch_rows",
+         [](core::DialectConnection& c, const Target& t, const core::BatchCallback& sink) {
+             core::FetchSpec spec{&t.table, &t.columns,          &t.kinds,
+                                  &t.key,   allKeys(t.rowCount), sink};
+             c.fetchRows(spec, t.batchRows);
+         }},
+    };
+    return table;
+}
+
+int64_t countRows(core::DialectConnection& connection, const Target& target, const Read& read) {
+    int64_t rows = 0;
+    read(connection, target, [&](const TdgRowBatch& batch) { rows += batch.num_rows; });
+    return rows;
+}
+
+// A thread that calls cancel() once told to, and tells back when it has. However the read
+// ends, the thread is released and joined.
+class Canceller {
+public:
+    explicit Canceller(core::DialectConnection& connection)
+        : thread_([&connection, go = go_.get_future(), this]() mutable {
+              go.wait();
+              connection.cancel();
+              sent_.set_value();
+          }) {}
+    ~Canceller() {
+        release();
+        thread_.join();
+    }
+    Canceller(const Canceller&) = delete;
+    Canceller& operator=(const Canceller&) = delete;
+
+    /// From the sink: sends the cancel on the other thread and waits until it was sent.
+    void cancelNow() {
+        release();
+        sent_.get_future().wait();
+    }
+    bool used() const { return released_; }
+
+private:
+    void release() {
+        if (released_) return;
+        released_ = true;
+        go_.set_value();
+    }
+
+    std::promise<void> go_;
+    std::promise<void> sent_;
+    bool released_ = false;
+    std::thread thread_;  // last: starts once the promises exist
+};
+
+// The call, cancelled from another thread during its first batch; returns the rows it
+// delivered before it stopped.
+int64_t cancelledRead(core::DialectConnection& connection, const Target& target, const Read& read,
+                      const std::string& name) {
+    int64_t rows = 0;
+    Canceller canceller(connection);
+    auto sink = [&](const TdgRowBatch& batch) {
+        rows += batch.num_rows;
+        if (!canceller.used()) canceller.cancelNow();
+    };
+    try {
+        read(connection, target, sink);
+    } catch (const core::DialectError& failure) {
+        require(canceller.used(),
+                name + " failed before its first batch: " + describeError(failure));
+        require(failure.status() == TDG_CANCELLED,
+                name + " failed with " + describeError(failure) + " instead of CANCELLED");
+        require(std::string(failure.what()).size() > 0, name + ": CANCELLED without a message");
+        return rows;
+    }
+    require(canceller.used(), name + " delivered no batch, so nothing could be cancelled");
+    throw CaseFailure(name + " returned OK after " + std::to_string(rows) + " of " +
+                      std::to_string(target.rowCount) +
+                      " rows although it was cancelled during its first batch");
+}
+
+Target targetOf(core::DialectConnection& connection, const Object::Ptr& expected) {
+    Target target;
+    target.table = {"", textOf(expected, "table")};
+    target.rowCount = integerOf(expected, "row_count");
+    target.batchRows = integerOf(expected, "batch_rows");
+    const std::string keyName = textOf(expected, "key");
+    for (const core::ColumnDescription& column : connection.describeTable(target.table)) {
+        target.columns.push_back(column.name);
+        target.kinds.push_back(column.kind);
+        if (column.name == keyName) target.key.columns.push_back({keyName, column.kind});
+    }
+    require(!target.key.columns.empty(), "describe_table reported no column '" + keyName + "'");
+    return target;
+}
+
+}  // namespace
+
+std::string checkCancel(const LiveContext& context, const CaseFiles& files) {
+    auto connection = openConnection(context);
+    std::string stage = "describe_table";
+    try {
+        Target target = targetOf(*connection, files.expected);
+        std::vector<std::string> names = stringsOf(arrayOf(files.expected, "calls"));
+        std::string detail;
+        for (const std::string& name : names) {
+            auto found = reads().find(name);
+            require(found != reads().end(), "expected.json: unknown call '" + name + "'");
+            stage = name + " cancelled";
+            int64_t delivered = cancelledRead(*connection, target, found->second, name);
+            stage = name + " after the cancelled one";
+            int64_t rows = countRows(*connection, target, found->second);
+            require(rows == target.rowCount, name + " after a cancelled " + name + " gave " +
+                                                 std::to_string(rows) + " rows, expected " +
+                                                 std::to_string(target.rowCount));
+            detail += (detail.empty() ? "" : ", ") + name + " cancelled after " +
+                      std::to_string(delivered) + " rows";
+        }
+        stage = "scan_table after a cancel sent between calls";
+        connection->cancel();
+        int64_t rows = countRows(*connection, target, reads().at("scan_table"));
+        require(rows == target.rowCount,
+                "a cancel sent while no call ran cut the next scan_table to " +
+                    std::to_string(rows) + " rows");
+        return detail + "; the connection answered correctly afterwards";
+    } catch (const core::DialectError& failure) {
+        throw CaseFailure(stage + ": " + describeError(failure));
+    }
+}
+
+}  // namespace tapdiffgen::conformance

@@ -1,0 +1,136 @@
+// The SDK's text forms for drivers over a structured client: date/time fields as the ABI's
+// DATE, TIME, TIMESTAMP and TIMESTAMPTZ texts, a client's decimal spelling as a JSON number,
+// and column schemas with a format.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/time_text.hpp"
+#include "tap-diffgen/sdk/values.hpp"
+
+using tapdiffgen::sdk::appendIsoFromFields;
+using tapdiffgen::sdk::DateTimeFields;
+using tapdiffgen::sdk::DriverError;
+using tapdiffgen::sdk::jsonNumberFromDecimal;
+using tapdiffgen::sdk::jsonSchemaForKind;
+
+namespace {
+
+DateTimeFields at(int year, unsigned month, unsigned day, unsigned hour = 0, unsigned minute = 0,
+                  unsigned second = 0, uint32_t micros = 0) {
+    DateTimeFields fields;
+    fields.year = year;
+    fields.month = month;
+    fields.day = day;
+    fields.hour = hour;
+    fields.minute = minute;
+    fields.second = second;
+    fields.microseconds = micros;
+    return fields;
+}
+
+DateTimeFields withOffset(DateTimeFields fields, int minutes) {
+    fields.utcOffsetMinutes = minutes;
+    return fields;
+}
+
+std::string text(TdgValueKind kind, const DateTimeFields& fields) {
+    std::string out = "<";
+    if (!appendIsoFromFields(kind, fields, out)) return out == "<" ? "rejected" : "touched";
+    return out.substr(1);
+}
+
+}  // namespace
+
+TEST_CASE("appendIsoFromFields writes each kind's exact form") {
+    DateTimeFields leapDay = at(2024, 2, 29, 13, 14, 15, 123456);
+    CHECK(text(TDG_KIND_DATE, leapDay) == "2024-02-29");
+    CHECK(text(TDG_KIND_TIME, leapDay) == "13:14:15.123456");
+    CHECK(text(TDG_KIND_TIMESTAMP, leapDay) == "2024-02-29T13:14:15.123456");
+    CHECK(text(TDG_KIND_TIMESTAMPTZ, leapDay) == "2024-02-29T13:14:15.123456+00:00");
+    CHECK(text(TDG_KIND_TIMESTAMP, at(7, 1, 2, 3, 4, 5, 6)) == "0007-01-02T03:04:05.000006");
+}
+
+TEST_CASE("appendIsoFromFields keeps an offset for TIMESTAMPTZ and TIME, moves TIMESTAMP to UTC") {
+    DateTimeFields east = withOffset(at(2024, 2, 29, 15, 14, 15, 5), 120);
+    CHECK(text(TDG_KIND_TIMESTAMPTZ, east) == "2024-02-29T15:14:15.000005+02:00");
+    CHECK(text(TDG_KIND_TIMESTAMP, east) == "2024-02-29T13:14:15.000005");
+    CHECK(text(TDG_KIND_TIMESTAMPTZ, withOffset(at(2024, 1, 1), -210)) ==
+          "2024-01-01T00:00:00.000000-03:30");
+    CHECK(text(TDG_KIND_TIME, withOffset(at(1970, 1, 1, 9, 30), -300)) == "09:30:00.000000-05:00");
+    // Across a day, a month, a year and a leap day.
+    CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(2024, 1, 1, 0, 30), 60)) ==
+          "2023-12-31T23:30:00.000000");
+    CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(2024, 2, 28, 23, 0), -90)) ==
+          "2024-02-29T00:30:00.000000");
+    CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(2023, 2, 28, 23, 0), -90)) ==
+          "2023-03-01T00:30:00.000000");
+    CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(1969, 12, 31, 23, 59), -1)) ==
+          "1970-01-01T00:00:00.000000");
+}
+
+TEST_CASE("appendIsoFromFields writes long and negative TIME durations") {
+    DateTimeFields duration = at(1970, 1, 1, 838, 59, 59);
+    CHECK(text(TDG_KIND_TIME, duration) == "838:59:59.000000");
+    duration.negative = true;
+    duration.microseconds = 500000;
+    CHECK(text(TDG_KIND_TIME, duration) == "-838:59:59.500000");
+    CHECK(text(TDG_KIND_TIMESTAMP, at(2024, 1, 1, 24)) == "rejected");
+}
+
+TEST_CASE("appendIsoFromFields refuses fields out of range and leaves the output alone") {
+    CHECK(text(TDG_KIND_DATE, at(2023, 2, 29)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(2024, 0, 1)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(2024, 1, 0)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(2024, 13, 1)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(2024, 4, 31)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(10000, 1, 1)) == "rejected");
+    CHECK(text(TDG_KIND_DATE, at(-1, 1, 1)) == "rejected");
+    CHECK(text(TDG_KIND_TIMESTAMP, at(2024, 1, 1, 1, 60)) == "rejected");
+    CHECK(text(TDG_KIND_TIMESTAMP, at(2024, 1, 1, 1, 0, 60)) == "rejected");
+    CHECK(text(TDG_KIND_TIMESTAMP, at(2024, 1, 1, 1, 0, 0, 1000000)) == "rejected");
+    CHECK(text(TDG_KIND_TIMESTAMPTZ, withOffset(at(2024, 1, 1), 24 * 60)) == "rejected");
+    CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(9999, 12, 31, 23, 0), -120)) == "rejected");
+    CHECK(text(TDG_KIND_TEXT, at(2024, 1, 1)) == "rejected");
+}
+
+TEST_CASE("jsonNumberFromDecimal turns a client's spelling into a JSON number literal") {
+    CHECK(jsonNumberFromDecimal(".5") == "0.5");
+    CHECK(jsonNumberFromDecimal("+1") == "1");
+    CHECK(jsonNumberFromDecimal("-.5") == "-0.5");
+    CHECK(jsonNumberFromDecimal("1.") == "1");
+    CHECK(jsonNumberFromDecimal("007.50") == "7.50");
+    CHECK(jsonNumberFromDecimal("-000") == "-0");
+    CHECK(jsonNumberFromDecimal("1.E+3") == "1E+3");
+    CHECK(jsonNumberFromDecimal(".5e-7") == "0.5e-7");
+    CHECK(jsonNumberFromDecimal("18446744073709551615") == "18446744073709551615");
+    CHECK(jsonNumberFromDecimal("123.123456789") == "123.123456789");
+    for (const char* number : {".5", "+1", "-.5", "1.", "007.50", "1.E+3"}) {
+        CHECK(tapdiffgen::sdk::isJsonNumber(jsonNumberFromDecimal(number)));
+    }
+}
+
+TEST_CASE("jsonNumberFromDecimal rejects what is not a number, naming the value") {
+    for (const char* garbage : {"", "+", "-", ".", "-.", "NaN", "Infinity", "1,5", "0x10", " 1",
+                                "1 ", "1e", "1e+", "1.2.3", "--1", "abc"}) {
+        CAPTURE(garbage);
+        CHECK_THROWS_AS(jsonNumberFromDecimal(garbage, "column 'price'"), DriverError);
+    }
+    try {
+        jsonNumberFromDecimal("1,5", "column 'price'");
+        FAIL("no error");
+    } catch (const DriverError& error) {
+        CHECK(error.status() == TDG_INVALID_DATA);
+        CHECK(std::string(error.what()) == "column 'price': '1,5' is not a number");
+    }
+}
+
+TEST_CASE("jsonSchemaForKind takes a format that adds to or replaces the kind's own") {
+    CHECK(jsonSchemaForKind(TDG_KIND_TEXT, -1, "uuid") == R"({"type":"string","format":"uuid"})");
+    CHECK(jsonSchemaForKind(TDG_KIND_DATE, -1, "uuid") == R"({"type":"string","format":"uuid"})");
+    CHECK(jsonSchemaForKind(TDG_KIND_JSON, -1, "uri") == R"({"format":"uri"})");
+    CHECK(jsonSchemaForKind(TDG_KIND_DECIMAL, 2, "") == jsonSchemaForKind(TDG_KIND_DECIMAL, 2));
+    CHECK(jsonSchemaForKind(TDG_KIND_TIMESTAMPTZ, -1, "") ==
+          R"({"type":"string","format":"date-time"})");
+}
