@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2016,SC2153 # Markdown backticks; settings come from run.sh
 # The tap and the limit at a given round-trip time. The kernel here has no netem, so a small
 # forwarder (proxy/bench_proxy.cpp) on loopback holds every chunk for half the added round
 # trip in each direction; chunks queue rather than wait for each other, so only waiting for an

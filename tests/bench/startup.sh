@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2016,SC2153 # Markdown backticks; settings come from run.sh
 # Start-up: a whole run of the tap with many configured tables and one new event, where the
 # time is connecting, introspection and the first page rather than rows. The workload
 # bench_startup<S> has S empty journalled tables of the usual 10 columns and one event (an
