@@ -1,5 +1,6 @@
 #include "cells.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +24,40 @@ std::string decimalDigits(uint64_t value) {
     return std::string(buffer, end);
 }
 
+// Writes value in decimal at out, zero-padded to at least `width` digits (printf's %0*lu), and
+// returns the end. Dates and times are formatted with it rather than snprintf, which took a
+// third of the tap's instructions on a MariaDB replay (one date or time column a row, and
+// ts_created of every event).
+char* putPadded(char* out, unsigned long value, int width) {
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+    for (auto n = end - digits; n < width; ++n) *out++ = '0';
+    return std::copy(digits, end, out);
+}
+
+// "%04u-%02u-%02u"
+char* putDate(char* out, const MYSQL_TIME& value) {
+    out = putPadded(out, value.year, 4);
+    *out++ = '-';
+    out = putPadded(out, value.month, 2);
+    *out++ = '-';
+    return putPadded(out, value.day, 2);
+}
+
+// "%02u:%02u:%02u.%06lu"
+char* putClock(char* out, const MYSQL_TIME& value) {
+    out = putPadded(out, value.hour, 2);
+    *out++ = ':';
+    out = putPadded(out, value.minute, 2);
+    *out++ = ':';
+    out = putPadded(out, value.second, 2);
+    *out++ = '.';
+    return putPadded(out, value.second_part, 6);
+}
+
+// Room for every field at its widest (20 digits) and the separators.
+constexpr size_t kDateTimeChars = 7 * 20 + 8;
+
 void addInteger(uint64_t magnitude, bool negative, TdgValueKind kind, sdk::RowBatchBuilder& out) {
     if (kind == TDG_KIND_BOOL) {
         out.addBool(magnitude != 0);
@@ -43,11 +78,11 @@ std::string formatFloat(float value) {
 }
 
 void appendTime(const MYSQL_TIME& value, std::string& out) {
-    char buffer[48];
-    int length =
-        std::snprintf(buffer, sizeof(buffer), "%s%02u:%02u:%02u.%06lu", value.neg ? "-" : "",
-                      value.hour, value.minute, value.second, value.second_part);
-    sdk::appendIsoTime(std::string_view(buffer, static_cast<size_t>(length)), out);
+    char buffer[kDateTimeChars];
+    char* end = buffer;
+    if (value.neg) *end++ = '-';
+    end = putClock(end, value);
+    sdk::appendIsoTime(std::string_view(buffer, static_cast<size_t>(end - buffer)), out);
 }
 
 void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson,
@@ -165,10 +200,9 @@ void CellWriter::writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatch
         sendAsNull(column, kZeroDate, out);
         return;
     }
-    char buffer[32];
-    int length =
-        std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u", value.year, value.month, value.day);
-    out.addText(TDG_KIND_DATE, std::string_view(buffer, static_cast<size_t>(length)));
+    char buffer[kDateTimeChars];
+    char* end = putDate(buffer, value);
+    out.addText(TDG_KIND_DATE, std::string_view(buffer, static_cast<size_t>(end - buffer)));
 }
 
 void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueKind kind,
@@ -185,11 +219,12 @@ void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueK
 
 bool appendTimestamp(const MYSQL_TIME& value, std::string& out) {
     if (isZeroDate(value)) return false;
-    char buffer[64];
-    int length = std::snprintf(buffer, sizeof(buffer), "%04u-%02u-%02u %02u:%02u:%02u.%06lu",
-                               value.year, value.month, value.day, value.hour, value.minute,
-                               value.second, value.second_part);
-    return sdk::appendIsoTimestamp(std::string_view(buffer, static_cast<size_t>(length)), out);
+    char buffer[kDateTimeChars];
+    char* end = putDate(buffer, value);
+    *end++ = ' ';
+    end = putClock(end, value);
+    return sdk::appendIsoTimestamp(std::string_view(buffer, static_cast<size_t>(end - buffer)),
+                                   out);
 }
 
 }  // namespace tapdiffgen::mysql
