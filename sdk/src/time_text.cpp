@@ -1,7 +1,8 @@
 #include "tap-diffgen/sdk/time_text.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 
 namespace tapdiffgen::sdk {
@@ -109,25 +110,40 @@ DateTimeFields inUtc(const DateTimeFields& local) {
     return utc;
 }
 
+// `value` in decimal, zero-padded to at least `width` digits (printf's %0*u). Dates and times
+// are written with it rather than snprintf, which took a third of the tap's instructions on a
+// MariaDB replay (a date or time column a row, and ts_created of every event).
+void appendPadded(uint64_t value, int width, std::string& out) {
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+    for (auto n = end - digits; n < width; ++n) out.push_back('0');
+    out.append(digits, end);
+}
+
 void appendDate(const DateTimeFields& f, std::string& out) {
-    char buffer[16];
-    int length = std::snprintf(buffer, sizeof(buffer), "%04d-%02u-%02u", f.year, f.month, f.day);
-    out.append(buffer, static_cast<size_t>(length));
+    appendPadded(static_cast<uint64_t>(f.year), 4, out);
+    out.push_back('-');
+    appendPadded(f.month, 2, out);
+    out.push_back('-');
+    appendPadded(f.day, 2, out);
 }
 
 void appendClock(const DateTimeFields& f, std::string& out) {
-    char buffer[32];
-    int length = std::snprintf(buffer, sizeof(buffer), "%02u:%02u:%02u.%06u", f.hour, f.minute,
-                               f.second, static_cast<unsigned>(f.microseconds));
-    out.append(buffer, static_cast<size_t>(length));
+    appendPadded(f.hour, 2, out);
+    out.push_back(':');
+    appendPadded(f.minute, 2, out);
+    out.push_back(':');
+    appendPadded(f.second, 2, out);
+    out.push_back('.');
+    appendPadded(f.microseconds, 6, out);
 }
 
 void appendOffsetMinutes(int minutes, std::string& out) {
-    char buffer[8];
-    int magnitude = std::abs(minutes);
-    int length = std::snprintf(buffer, sizeof(buffer), "%c%02d:%02d", minutes < 0 ? '-' : '+',
-                               magnitude / 60, magnitude % 60);
-    out.append(buffer, static_cast<size_t>(length));
+    const int magnitude = std::abs(minutes);
+    out.push_back(minutes < 0 ? '-' : '+');
+    appendPadded(static_cast<uint64_t>(magnitude / 60), 2, out);
+    out.push_back(':');
+    appendPadded(static_cast<uint64_t>(magnitude % 60), 2, out);
 }
 
 }  // namespace

@@ -211,13 +211,14 @@ command_line() {
 }
 
 # The client commands as runner scripts write them (measure runs a file, not a function).
+# CLIENT_PORT, when set, sends them to that port instead of the server's (a proxy, rtt.sh).
 pg_client_words() {
     printf '%s\n' env "PGPASSWORD=$DB_PASSWORD" "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
-        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME sslmode=disable"
+        "host=127.0.0.1 port=${CLIENT_PORT:-$PG_PORT} user=$DB_USER dbname=$DB_NAME sslmode=disable"
 }
 
 my_client_words() {
     printf '%s\n' env "MYSQL_PWD=$DB_PASSWORD" mariadb --no-defaults --protocol=tcp \
-        --host=127.0.0.1 --port="$MY_PORT" --user="$DB_USER" --skip-ssl --quick --batch \
+        --host=127.0.0.1 --port="${CLIENT_PORT:-$MY_PORT}" --user="$DB_USER" --skip-ssl --quick --batch \
         --skip-column-names --database="$DB_NAME"
 }

@@ -1,14 +1,19 @@
 # shellcheck shell=bash
-# The limit for this job: the statements the tap sends, sent by the database's own client, with
-# nothing done to the rows but writing them to /dev/null. The page boundaries and the keys to
-# fetch come from the diffgen table itself: pages are chunks of page_size ids in id order, and
-# a page re-pulls every key whose latest event in the page is an insert or an update.
+# The limit for this job: the page reads and key fetches the tap makes, sent by the database's
+# own client, with nothing done to the rows but writing them to /dev/null. The page boundaries
+# and the keys to fetch come from the diffgen table itself: pages are chunks of page_size ids
+# in id order, and a page re-pulls every key whose latest event in the page is an insert or an
+# update. When the last page is full, the tap asks for one more (empty) page, and so does the
+# limit.
 #
-# The page statement is the tap's own (plugins/*/diffgen.cpp) with its parameters written in;
-# the fetches are the drivers' re-pull statements: PostgreSQL one `= ANY (array)` per table and
-# page, MariaDB `IN (...)` lists of at most 1024 keys. When the last page is full, the tap asks
-# for one more (empty) page, and so does the limit.
-
+# Two forms of the same reads:
+#   client  the fastest form the client has: psql `COPY (SELECT … WHERE id = ANY ('{…}')) TO
+#           STDOUT` (text rows, no per-row protocol messages), `mariadb --quick` text queries;
+#           the plain page read (the journal's columns, no casts, no horizon mark) and one fetch
+#           per table and page with all its keys. This is *the limit*.
+#   tap     the statements the tap sends (plugins/*/diffgen.cpp) with their parameters written
+#           in, the fetches as the drivers batch them: PostgreSQL one `= ANY (array)` per table
+#           and page, MariaDB `IN (...)` lists of at most 1024 keys; sent by the same clients.
 readonly LIMIT_INT64_MAX=9223372036854775807
 
 # The drivers' page statements as the tap sends them for this workload: its pages have no gap
@@ -46,12 +51,28 @@ SELECT \`id\`, \`tablename\`, CAST(\`table_id\` AS CHAR) AS table_id, \`op\`, \`
 SQL
 }
 
-# pg_limit_statements PREFIX T -> "step<TAB>statement" lines in the tap's order; step 0 reads
-# a page, step 1 fetches keys.
+# pg_client_page_sql PREFIX NAMES / my_client_page_sql PREFIX NAMES -> the same page read in
+# its plainest form.
+pg_client_page_sql() {
+    printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
+    printf " WHERE id > @after@ AND tablename = ANY ('%s') ORDER BY id LIMIT %s" "$2" "$WORKLOAD_PAGE"
+}
+my_client_page_sql() {
+    printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
+    printf ' WHERE id > @after@ AND tablename IN (%s) ORDER BY id LIMIT %s' "$2" "$WORKLOAD_PAGE"
+}
+
+# pg_limit_statements FORM PREFIX T -> "step<TAB>statement" lines in the tap's order; step 0
+# reads a page, step 1 fetches keys.
 pg_limit_statements() {
-    local prefix=$1 tables=$2 names
+    local form=$1 prefix=$2 tables=$3 names page_sql key_type=''
     names="{$(workload_tables "$prefix" "$tables" | paste -sd,)}"
-    pg_sql -At -F $'\t' -v "page_sql=COPY ($(pg_page_sql "$prefix" "$names")) TO STDOUT;" \
+    if [[ $form == tap ]]; then
+        page_sql=$(pg_page_sql "$prefix" "$names") key_type='::int4[]'
+    else
+        page_sql=$(pg_client_page_sql "$prefix" "$names")
+    fi
+    pg_sql -At -F $'\t' -v "page_sql=COPY ($page_sql) TO STDOUT;" \
         -v "names=$names" -v "cols=$(join_by ', ' "${WORKLOAD_COLUMNS[@]}")" <<SQL
 WITH ev AS (
     SELECT id, tablename, table_id, op, (row_number() OVER (ORDER BY id) - 1) / $WORKLOAD_PAGE AS page
@@ -76,7 +97,7 @@ SELECT step, sql FROM (
       FROM pages WHERE page = (SELECT max(page) FROM pages) AND events = $WORKLOAD_PAGE
     UNION ALL
     SELECT page, 1, tablename,
-           format('COPY (SELECT %s FROM %I WHERE id = ANY (''{%s}''::int4[])) TO STDOUT;',
+           format('COPY (SELECT %s FROM %I WHERE id = ANY (''{%s}''$key_type)) TO STDOUT;',
                   :'cols', tablename, keys)
       FROM fetches
 ) AS s ORDER BY page, step, tablename;
@@ -84,9 +105,13 @@ SQL
 }
 
 my_limit_statements() {
-    local prefix=$1 tables=$2 names page_sql
+    local form=$1 prefix=$2 tables=$3 names page_sql chunk=1024
     names=$(workload_tables "$prefix" "$tables" | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
-    page_sql="$(my_page_sql "$prefix" "$names");"
+    if [[ $form == tap ]]; then
+        page_sql="$(my_page_sql "$prefix" "$names");"
+    else
+        page_sql="$(my_client_page_sql "$prefix" "$names");" chunk=$LIMIT_INT64_MAX
+    fi
     page_sql=${page_sql//\'/\'\'}
     # Each page's latest event per key comes from one GROUP BY into a scratch table (Aria: no
     # InnoDB undo or flushing left behind for the measurements). The default 16 MiB for
@@ -110,7 +135,7 @@ WITH bounds AS (
     SELECT page, COALESCE(LAG(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events
       FROM bounds
 ), chunked AS (
-    SELECT page, tbl, k, (ROW_NUMBER() OVER (PARTITION BY page, tbl ORDER BY k) - 1) DIV 1024 AS chunk
+    SELECT page, tbl, k, (ROW_NUMBER() OVER (PARTITION BY page, tbl ORDER BY k) - 1) DIV $chunk AS chunk
       FROM ${prefix}_limit_keys WHERE op IN ('i', 'u')
 ), fetches AS (
     SELECT page, tbl, chunk, GROUP_CONCAT(k ORDER BY k SEPARATOR ',') AS id_list
@@ -144,20 +169,23 @@ limit_runner() {
     printf '%s' "$runner"
 }
 
-# limit_measure DIALECT PREFIX T: the whole job (best of $REPEAT), then its page reads alone
-# and its fetches alone.
+# limit_measure DIALECT PREFIX T: the client form, whole (best of $REPEAT), then its page reads
+# alone and its fetches alone; then the tap's form, whole (best of $REPEAT). Results under
+# limit_* and limit_tap_*.
 limit_measure() {
     local dialect=$1 prefix=$2 tables=$3 key=$1:$2 base part
     base=$WORK/limit-$dialect-$prefix
-    "${dialect}_limit_statements" "$prefix" "$tables" >"$base.tsv"
+    "${dialect}_limit_statements" client "$prefix" "$tables" >"$base.tsv"
     cut -f2- "$base.tsv" >"$base-all.sql"
     awk -F'\t' '$1 == 0' "$base.tsv" | cut -f2- >"$base-pages.sql"
     awk -F'\t' '$1 == 1' "$base.tsv" | cut -f2- >"$base-fetches.sql"
-    log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetches"
+    "${dialect}_limit_statements" tap "$prefix" "$tables" | cut -f2- >"$base-tap.sql"
+    log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetches" \
+        "($(($(wc -l <"$base-tap.sql") - $(wc -l <"$base-pages.sql"))) in the tap's form)"
     # The split only says which half costs what: one run each.
-    for part in all pages fetches; do
-        best_of "$([[ $part == all ]] && printf '%s' "$REPEAT" || printf 1)" "$dialect" \
-            "limit-$part-$dialect-$prefix" bash "$(limit_runner "$dialect" "$base-$part.sql")"
+    for part in all pages fetches tap; do
+        best_of "$([[ $part == all || $part == tap ]] && printf '%s' "$REPEAT" || printf 1)" \
+            "$dialect" "limit-$part-$dialect-$prefix" bash "$(limit_runner "$dialect" "$base-$part.sql")"
         put "$key:limit_${part}_wall" "$M_WALL"
         put "$key:limit_${part}_cpu" "$M_CLIENT_CPU"
         put "$key:limit_${part}_server_cpu" "$M_SERVER_CPU"
@@ -165,5 +193,6 @@ limit_measure() {
     put "$key:limit_statements" "$(wc -l <"$base-all.sql")"
     log "  limit: $(fmt %.2f "${RESULT[$key:limit_all_wall]}") s" \
         "(pages alone $(fmt %.2f "${RESULT[$key:limit_pages_wall]}") s," \
-        "fetches alone $(fmt %.2f "${RESULT[$key:limit_fetches_wall]}") s)"
+        "fetches alone $(fmt %.2f "${RESULT[$key:limit_fetches_wall]}") s;" \
+        "the tap's statements $(fmt %.2f "${RESULT[$key:limit_tap_wall]}") s)"
 }

@@ -17,6 +17,12 @@ profile_tool() {
     esac
 }
 
+# profile_trim: perf's report lines without their padding and trailing columns, C++ template
+# arguments shortened, at most 150 characters.
+profile_trim() {
+    sed -E 's/[[:space:]]+(-[[:space:]]+)*$//; :a; s/<[^<>]*>/‹›/; ta; s/‹›//g' | cut -c1-150
+}
+
 # profile_run DIALECT PREFIX T: prints the top 15 symbols by own (exclusive) cost and the cost
 # per shared object.
 profile_run() {
@@ -32,10 +38,10 @@ profile_run() {
         printf '\n### Profile: perf record -g, %s, %s (self time)\n\n' "$dialect" "$prefix"
         printf '```\n'
         perf report -i "$out.perf" --stdio --no-children -g none --sort dso,symbol 2>/dev/null |
-            grep -v '^#' | sed '/^[[:space:]]*$/d' | sed -n 1,15p
+            grep -v '^#' | sed '/^[[:space:]]*$/d' | profile_trim | sed -n 1,15p
         printf '```\n\nBy shared object:\n\n```\n'
         perf report -i "$out.perf" --stdio --no-children -g none --sort dso 2>/dev/null |
-            grep -v '^#' | sed '/^[[:space:]]*$/d' | sed -n 1,8p
+            grep -v '^#' | sed '/^[[:space:]]*$/d' | profile_trim | sed -n 1,8p
         printf '```\n'
     else
         command -v valgrind >/dev/null || die "valgrind is not installed (apt-get install valgrind)"

@@ -19,17 +19,19 @@ report_row() {
     key=$dialect:$(workload_prefix "$n" "$tables")
     local wall=${RESULT[$key:tap_wall]} events=${RESULT[$key:events]}
     local records=${RESULT[$key:records]}
-    local tap_rate reference_rate limit_rate
+    local tap_rate reference_rate limit_rate tap_limit_rate
     tap_rate=$(calc "$records / $wall")
     reference_rate=$(calc "$records / ${RESULT[$key:reference_wall]}")
     limit_rate=$(calc "$records / ${RESULT[$key:limit_all_wall]}")
-    printf '| %s | %s × %s | %s | %s | %s MiB | %s / %s | %s | %s | %s | %s | %s |\n' \
+    tap_limit_rate=$(calc "$records / ${RESULT[$key:limit_tap_wall]}")
+    printf '| %s | %s × %s | %s | %s | %s MiB | %s / %s | %s | %s | %s | %s | %s | %s | %s |\n' \
         "$(dialect_name "$dialect")" "$(group "$events")" "$tables" \
         "$(group "$(calc "$events / $wall")")" "$(group "$tap_rate")" \
         "$(fmt %.1f "$(calc "${RESULT[$key:tap_rss]} / 1024")")" \
         "${RESULT[$key:diffgen_queries]}" "${RESULT[$key:repull_queries]}" \
         "$(group "$reference_rate")" "$(fmt %.2f "$(calc "$tap_rate / $reference_rate")")" \
         "$(group "$limit_rate")" "$(fmt %.2f "$(calc "$tap_rate / $limit_rate")")" \
+        "$(group "$tap_limit_rate")" "$(fmt %.2f "$(calc "$tap_rate / $tap_limit_rate")")" \
         "$(fmt %.2f "$(calc "$wall / $events * 1000000")")"
 }
 
@@ -64,7 +66,7 @@ rows_per_run() {
     local row=$1 dialect config
     shift
     for dialect in "$@"; do
-        for config in "$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES"; do
+        for config in "${CONFIGS[@]}"; do
             # shellcheck disable=SC2086 # two words on purpose
             "$row" "$dialect" $config
         done
@@ -83,13 +85,17 @@ report_print() {
     printf '\n\n'
     printf '| database | events × tables | tap events/s | tap records/s | tap peak RSS |'
     printf ' diffgen / re-pull queries | JSON export rows/s | tap ÷ export |'
-    printf ' limit records/s | tap ÷ limit | µs/event |\n'
-    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+    printf ' limit records/s | tap ÷ limit | limit, tap'"'"'s statements, records/s | tap ÷ that |'
+    printf ' µs/event |\n'
+    printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     rows_per_run report_row "$@"
     printf '\n*JSON export*: the database'"'"'s own JSON of as many rows from the same tables '
     printf '(`COPY (SELECT row_to_json(t) …)` with psql, `SELECT JSON_OBJECT(…)` with `mariadb --quick`).\n'
-    printf '*limit*: the page reads and key fetches the tap makes, sent by psql / `mariadb --quick` '
-    printf 'with the rows written to /dev/null.\n\n'
+    printf '*limit*: the same page reads and key fetches in the fastest form of the database'"'"'s '
+    printf 'own client: `COPY (SELECT … WHERE id = ANY ('"'"'{…}'"'"')) TO STDOUT` via psql, '
+    printf '`mariadb --quick` text queries (the plain page read, one fetch per table and page), '
+    printf 'rows to /dev/null. *limit, tap'"'"'s statements*: the statements the tap sends, as '
+    printf 'the drivers batch them, sent by the same clients (the limit of earlier runs).\n\n'
 
     printf '| database | events × tables | tap wall | tap CPU | server CPU during the tap |'
     printf ' tap sync time | limit: all | server CPU during the limit | limit: page reads alone |'
@@ -97,23 +103,31 @@ report_print() {
     printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     rows_per_run time_row "$@"
 
-    printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio | µs/event, %s × %s | ratio |\n' \
-        "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES" \
-        "$(group "$EVENTS")" "$WIDE_TABLES"
-    printf '|---|---:|---:|---:|---:|---:|\n'
+    printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio |' \
+        "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES"
+    printf ' µs/event, %s × %s | ratio to %s tables | µs/event, %s × %s | ratio to %s tables |\n' \
+        "$(group "$EVENTS")" "$WIDE_TABLES" "$TABLES" "$(group "$EVENTS")" "$WIDEST_TABLES" "$TABLES"
+    printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+    local widest
     for dialect in "$@"; do
         big=$(micros "$dialect" "$EVENTS" "$TABLES")
         small=$(micros "$dialect" "$SMALL_EVENTS" "$TABLES")
         wide=$(micros "$dialect" "$EVENTS" "$WIDE_TABLES")
-        printf '| %s | %s | %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
+        widest=$(micros "$dialect" "$EVENTS" "$WIDEST_TABLES")
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
             "$(fmt %.2f "$big")" "$(fmt %.2f "$small")" "$(fmt %.2f "$(calc "$big / $small")")" \
-            "$(fmt %.2f "$wide")" "$(fmt %.2f "$(calc "$wide / $big")")"
+            "$(fmt %.2f "$wide")" "$(fmt %.2f "$(calc "$wide / $big")")" \
+            "$(fmt %.2f "$widest")" "$(fmt %.2f "$(calc "$widest / $big")")"
     done
-    printf '\nPeak RSS of the tap, %s vs %s events: ' "$(group "$SMALL_EVENTS")" "$(group "$EVENTS")"
+    printf '\n| database | peak RSS, %s events × %s | peak RSS, %s events × %s | ratio |\n' \
+        "$(group "$SMALL_EVENTS")" "$TABLES" "$(group "$EVENTS")" "$TABLES"
+    printf '|---|---:|---:|---:|\n'
+    local small_rss big_rss
     for dialect in "$@"; do
-        printf '%s %s / %s MiB; ' "$(dialect_name "$dialect")" \
-            "$(fmt %.1f "$(calc "${RESULT[$dialect:$(workload_prefix "$SMALL_EVENTS" "$TABLES"):tap_rss]} / 1024")")" \
-            "$(fmt %.1f "$(calc "${RESULT[$dialect:$(workload_prefix "$EVENTS" "$TABLES"):tap_rss]} / 1024")")"
+        small_rss=${RESULT[$dialect:$(workload_prefix "$SMALL_EVENTS" "$TABLES"):tap_rss]}
+        big_rss=${RESULT[$dialect:$(workload_prefix "$EVENTS" "$TABLES"):tap_rss]}
+        printf '| %s | %s MiB | %s MiB | %s |\n' "$(dialect_name "$dialect")" \
+            "$(fmt %.1f "$(calc "$small_rss / 1024")")" "$(fmt %.1f "$(calc "$big_rss / 1024")")" \
+            "$(fmt %.2f "$(calc "$big_rss / $small_rss")")"
     done
-    printf '\n'
 }

@@ -4,8 +4,9 @@
 #   bash tests/bench/run.sh [--events N] [--tables T] [--dialect postgres|mysql|all] [options]
 #
 # Builds the tap (Release, in build-bench/), starts the throwaway test servers (or reuses the
-# running ones), builds the workloads N × T, N/10 × T and N × 16 in each database, measures,
-# and prints Markdown tables on stdout. Progress goes to stderr.
+# running ones), builds the workloads N × T, N/10 × T, N × 16 and N × 64 in each database and
+# one of 500 empty tables with one event, measures (also at 1 ms more round-trip time, through
+# a delaying proxy), and prints Markdown tables on stdout. Progress goes to stderr.
 # shellcheck source-path=SCRIPTDIR disable=SC2034 # the sourced parts read the settings
 set -euo pipefail
 
@@ -18,10 +19,14 @@ usage: bash tests/bench/run.sh [options]
   --events N          backlog size (default 1000000); the scale run uses N/10
   --tables T          journalled tables (default 4)
   --wide-tables W     tables of the width run, same N (default 16)
+  --widest-tables X   tables of the second width run, same N (default 64)
   --dialect D         postgres, mysql or all (default all)
   --repeat K          runs per measurement, the best is kept (default 3)
+  --quick             --events 100000 --repeat 1: a few minutes
+  --rtt-ms MS         round-trip time the proxy adds for the latency profile (default 1; 0: none)
+  --startup-tables S  configured tables of the start-up run (default 500; 0: none)
   --seed S            workload seed (default 1)
-  --profile           also profile the tap on the N/10 × T PostgreSQL workload
+  --profile           also profile the tap on the N/10 × T workload of each dialect
   --profile-only      only that profile
   --profiler P        auto (perf when it can count instructions, else callgrind), perf, callgrind
   --mariadb-buffer-pool MIB
@@ -37,15 +42,19 @@ usage: bash tests/bench/run.sh [options]
 EOF
 }
 
-EVENTS=1000000 TABLES=4 WIDE_TABLES=16 DIALECT=all REPEAT=3 SEED=1 PROFILE=0 PROFILE_ONLY=0
-PROFILER=auto MY_BUFFER_POOL_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
+EVENTS=1000000 TABLES=4 WIDE_TABLES=16 WIDEST_TABLES=64 DIALECT=all REPEAT=3 SEED=1 PROFILE=0 PROFILE_ONLY=0
+RTT_MS=1 STARTUP_MAX_TABLES=500 PROFILER=auto MY_BUFFER_POOL_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
 while (($#)); do
     case $1 in
         --events) EVENTS=$2 && shift ;;
         --tables) TABLES=$2 && shift ;;
         --wide-tables) WIDE_TABLES=$2 && shift ;;
+        --widest-tables) WIDEST_TABLES=$2 && shift ;;
         --dialect) DIALECT=$2 && shift ;;
         --repeat) REPEAT=$2 && shift ;;
+        --quick) EVENTS=100000 REPEAT=1 ;;
+        --rtt-ms) RTT_MS=$2 && shift ;;
+        --startup-tables) STARTUP_MAX_TABLES=$2 && shift ;;
         --seed) SEED=$2 && shift ;;
         --profile) PROFILE=1 ;;
         --profile-only) PROFILE=1 PROFILE_ONLY=1 ;;
@@ -62,11 +71,11 @@ while (($#)); do
     esac
     shift
 done
-[[ $MY_BUFFER_POOL_MIB =~ ^[0-9]+$ ]] || {
+[[ $MY_BUFFER_POOL_MIB =~ ^[0-9]+$ && $RTT_MS =~ ^[0-9]+$ && $STARTUP_MAX_TABLES =~ ^[0-9]+$ ]] || {
     usage >&2
     exit 2
 }
-for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$REPEAT" "$SEED"; do
+for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES" "$REPEAT" "$SEED"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || {
         printf 'run.sh: expected a positive number, got %s\n' "$value" >&2
         exit 2
@@ -80,6 +89,8 @@ case $DIALECT in
 esac
 case $PROFILER in auto | perf | callgrind) ;; *) usage >&2 && exit 2 ;; esac
 SMALL_EVENTS=$((EVENTS / 10 > 0 ? EVENTS / 10 : 1))
+# The start-up rows: the main run's table count and the many-tables case.
+STARTUP_TABLES="$TABLES $STARTUP_MAX_TABLES"
 PG_PORT=${TDG_TEST_PG_PORT:-55432}
 MY_PORT=${TDG_TEST_MYSQL_PORT:-53306}
 SSH_PORT=${TDG_TEST_SSH_PORT:-52222}
@@ -98,29 +109,36 @@ source "$BENCH/reference.sh"
 source "$BENCH/limit.sh"
 # shellcheck source=tunnel.sh
 source "$BENCH/tunnel.sh"
+# shellcheck source=rtt.sh
+source "$BENCH/rtt.sh"
+# shellcheck source=startup.sh
+source "$BENCH/startup.sh"
 # shellcheck source=profile.sh
 source "$BENCH/profile.sh"
 # shellcheck source=report.sh
 source "$BENCH/report.sh"
 
 build_tap() {
+    local targets=(bench_proxy)
     if [[ -n $TAP ]]; then
         [[ -x $TAP ]] || die "--tap $TAP is not an executable"
-        return 0
+    else
+        targets+=(tap-diffgen tap-diffgen-dialect-postgres tap-diffgen-dialect-mysql)
     fi
     if [[ ! -f $BUILD_DIR/CMakeCache.txt ]]; then
         log "configuring $BUILD_DIR (Release)"
         cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$WORK/cmake.log" 2>&1 ||
             die "cmake failed; see $WORK/cmake.log"
     fi
-    log "building tap-diffgen and its PostgreSQL and MySQL drivers"
-    cmake --build "$BUILD_DIR" -j2 --target tap-diffgen tap-diffgen-dialect-postgres \
-        tap-diffgen-dialect-mysql >"$WORK/build.log" 2>&1 || die "build failed; see $WORK/build.log"
-    TAP=$BUILD_DIR/bin/tap-diffgen
+    log "building ${targets[*]}"
+    cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >"$WORK/build.log" 2>&1 ||
+        die "build failed; see $WORK/build.log"
+    TAP=${TAP:-$BUILD_DIR/bin/tap-diffgen}
+    PROXY=$BUILD_DIR/bin/bench_proxy
 }
 
 start_servers() {
-    if [[ " ${DIALECTS[*]} " == *" pg "* ]] || ((PROFILE)); then
+    if [[ " ${DIALECTS[*]} " == *" pg "* ]]; then
         bash "$ROOT/tests/servers/postgres.sh" start
     fi
     if [[ " ${DIALECTS[*]} " == *" my "* ]]; then
@@ -170,6 +188,7 @@ prepare_workloads() {
                 # shellcheck disable=SC2086 # two words on purpose
                 workload_prepare "$dialect" $config
             done
+            if ((STARTUP_MAX_TABLES)); then startup_prepare "$dialect"; fi
         ) &
         pids+=("$!")
     done
@@ -198,6 +217,9 @@ measure_workload() {
     tap_measure "$dialect" "$prefix" "$tables"
     reference_measure "$dialect" "$prefix" "$tables"
     limit_measure "$dialect" "$prefix" "$tables"
+    if ((RTT_MS)) && [[ $n == "$SMALL_EVENTS" && $tables == "$TABLES" ]]; then
+        rtt_measure "$dialect" "$prefix" "$tables"
+    fi
     if ((TUNNEL)); then tunnel_measure "$dialect" "$prefix" "$tables"; fi
 }
 
@@ -213,7 +235,7 @@ main() {
     build_tap
     grow_buffer_pool
     if ((!PROFILE_ONLY)); then
-        CONFIGS=("$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES")
+        CONFIGS=("$EVENTS $TABLES" "$SMALL_EVENTS $TABLES" "$EVENTS $WIDE_TABLES" "$EVENTS $WIDEST_TABLES")
         prepare_workloads "${DIALECTS[@]}"
         # Built just now; the profile below must not build its workload again.
         FRESH=0
@@ -224,15 +246,20 @@ main() {
                 # shellcheck disable=SC2086 # two words on purpose
                 measure_workload "$dialect" $config
             done
+            if ((STARTUP_MAX_TABLES)); then startup_measure "$dialect"; fi
         done
         report_print "${DIALECTS[@]}"
+        if ((STARTUP_MAX_TABLES)); then startup_report "${DIALECTS[@]}"; fi
+        if ((RTT_MS)); then rtt_report "${DIALECTS[@]}"; fi
         if ((TUNNEL)); then tunnel_report "${DIALECTS[@]}"; fi
     fi
     if ((PROFILE)); then
         CONFIGS=("$SMALL_EVENTS $TABLES")
-        prepare_workloads pg
-        pg_quiesce
-        profile_run pg "$(workload_prefix "$SMALL_EVENTS" "$TABLES")" "$TABLES"
+        prepare_workloads "${DIALECTS[@]}"
+        for dialect in "${DIALECTS[@]}"; do
+            "${dialect}_quiesce"
+            profile_run "$dialect" "$(workload_prefix "$SMALL_EVENTS" "$TABLES")" "$TABLES"
+        done
     fi
     log "done in $(tdg_elapsed "$started") s"
 }

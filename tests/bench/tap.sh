@@ -1,13 +1,15 @@
 # shellcheck shell=bash
 # The tap over a whole backlog: from the beginning of the log, every record to /dev/null.
 
-# tap_config DIALECT PREFIX T -> path of the tap's config for that workload.
+# tap_config DIALECT PREFIX T [PORT] -> path of the tap's config for that workload; PORT (a
+# proxy's, rtt.sh) instead of the server's.
 tap_config() {
-    local dialect=$1 prefix=$2 tables=$3 file=$WORK/$2-$1.json name port sql_dialect list=""
+    local dialect=$1 prefix=$2 tables=$3 port=${4:-} file name sql_dialect list=""
+    file=$WORK/$2-$1-$3${4:+-via-$4}.json
     if [[ $dialect == pg ]]; then
-        sql_dialect=postgres port=$PG_PORT
+        sql_dialect=postgres port=${port:-$PG_PORT}
     else
-        sql_dialect=mysql port=$MY_PORT
+        sql_dialect=mysql port=${port:-$MY_PORT}
     fi
     while read -r name; do
         list+="${list:+,}{\"table_name\":\"$name\",\"pk_column\":\"id\"}"

@@ -263,8 +263,19 @@ pg_table_sql() {
     local p=$1 t=$2 u=$3 table values=()
     printf -v table '%s_t%02d' "$p" "$t"
     mapfile -t values < <(pg_row_values g 0)
+    pg_table_create_sql "$table"
     cat <<SQL
-CREATE TABLE $table (
+INSERT INTO $table SELECT g, $(join_by ', ' "${values[@]}")
+  FROM generate_series(1, $u + (SELECT count(*) FROM ${p}_plan WHERE tbl = $t AND op = 'd')) AS g;
+SQL
+    pg_table_trigger_sql "$p" "$table"
+}
+
+# pg_table_create_sql TABLE / pg_table_trigger_sql PREFIX TABLE: a workload table, empty, and
+# its diffgen trigger.
+pg_table_create_sql() {
+    cat <<SQL
+CREATE TABLE $1 (
     id         integer PRIMARY KEY,
     qty        bigint NOT NULL,
     amount     numeric(12,4) NOT NULL,
@@ -276,10 +287,12 @@ CREATE TABLE $table (
     doc        jsonb NOT NULL,
     prio       smallint NOT NULL
 );
-INSERT INTO $table SELECT g, $(join_by ', ' "${values[@]}")
-  FROM generate_series(1, $u + (SELECT count(*) FROM ${p}_plan WHERE tbl = $t AND op = 'd')) AS g;
-CREATE TRIGGER ${table}_diffgen AFTER INSERT OR UPDATE OR DELETE ON $table
-    FOR EACH ROW EXECUTE FUNCTION ${p}_diffgen_journal('id');
+SQL
+}
+pg_table_trigger_sql() {
+    cat <<SQL
+CREATE TRIGGER ${2}_diffgen AFTER INSERT OR UPDATE OR DELETE ON $2
+    FOR EACH ROW EXECUTE FUNCTION ${1}_diffgen_journal('id');
 SQL
 }
 
@@ -324,8 +337,17 @@ my_table_sql() {
     local p=$1 t=$2 u=$3 n=$4 table values=()
     printf -v table '%s_t%02d' "$p" "$t"
     mapfile -t values < <(my_row_values seq 0)
+    my_table_create_sql "$table"
     cat <<SQL
-CREATE TABLE $table (
+INSERT INTO $table SELECT seq, $(join_by ', ' "${values[@]}") FROM seq_1_to_$((u + n))
+ WHERE seq <= $u + (SELECT COUNT(*) FROM ${p}_plan WHERE tbl = $t AND op = 'd');
+SQL
+    my_table_trigger_sql "$p" "$table"
+}
+
+my_table_create_sql() {
+    cat <<SQL
+CREATE TABLE $1 (
     id         INT NOT NULL PRIMARY KEY,
     qty        BIGINT NOT NULL,
     amount     DECIMAL(12,4) NOT NULL,
@@ -337,8 +359,11 @@ CREATE TABLE $table (
     doc        JSON NOT NULL,
     prio       SMALLINT NOT NULL
 );
-INSERT INTO $table SELECT seq, $(join_by ', ' "${values[@]}") FROM seq_1_to_$((u + n))
- WHERE seq <= $u + (SELECT COUNT(*) FROM ${p}_plan WHERE tbl = $t AND op = 'd');
+SQL
+}
+my_table_trigger_sql() {
+    local p=$1 table=$2
+    cat <<SQL
 CREATE TRIGGER ${table}_diffgen_i AFTER INSERT ON $table FOR EACH ROW
     INSERT INTO ${p}_diffgen (tablename, table_id, op) VALUES ('$table', NEW.id, 'i');
 CREATE TRIGGER ${table}_diffgen_u AFTER UPDATE ON $table FOR EACH ROW
