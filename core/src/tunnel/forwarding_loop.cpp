@@ -1,7 +1,5 @@
 #include "tunnel/forwarding_loop.hpp"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -10,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "tunnel/quick_ack.hpp"
 #include "tunnel/tunnel_error.hpp"
 
 namespace tapdiffgen::core {
@@ -84,7 +83,7 @@ void ForwardingLoop::run() {
         links_.erase(std::remove_if(links_.begin(), links_.end(),
                                     [](const Link& link) { return link.fd < 0; }),
                      links_.end());
-        acknowledgeNow();
+        acknowledgeNow(ssh_get_fd(session_.get()));
         if (ssh_is_connected(session_.get()) == 0) {
             abandon(ssh_get_error(session_.get()));
             return;
@@ -123,15 +122,6 @@ bool ForwardingLoop::channelToClient(Link& link) {
         if (n < 0) return false;
         if (!sendAll(link.fd, buffer_.data(), static_cast<size_t>(n))) return false;
     }
-}
-
-// An OpenSSH server sets TCP_NODELAY only for interactive sessions, so it holds back a
-// packet while the previous one is unacknowledged; Linux delays that ACK by up to 40 ms, and
-// every round trip through the tunnel would wait for it. Quick ACKs end the stall. The kernel
-// leaves quick-ACK mode on its own, so it is asked for again after each read.
-void ForwardingLoop::acknowledgeNow() const {
-    const int on = 1;
-    ::setsockopt(ssh_get_fd(session_.get()), IPPROTO_TCP, TCP_QUICKACK, &on, sizeof(on));
 }
 
 bool ForwardingLoop::anyChannelHasData() const {

@@ -36,7 +36,6 @@ private:
     bool clientToChannel(Link& link);
     bool channelToClient(Link& link);
     bool anyChannelHasData() const;
-    void acknowledgeNow() const;
     /// The SSH session died: every driver socket is closed, so the driver sees a lost
     /// connection and reconnects through a new tunnel.
     void abandon(const std::string& why);

@@ -1,9 +1,14 @@
 #include "tunnel/ssh_session.hpp"
 
+#include <poll.h>
+
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 
 #include "tunnel/host_key_check.hpp"
 #include "tunnel/known_hosts_file.hpp"
+#include "tunnel/quick_ack.hpp"
 #include "tunnel/ssh_private_key.hpp"
 #include "tunnel/tunnel_error.hpp"
 
@@ -45,7 +50,8 @@ SshChannel::~SshChannel() {
 
 SshSession::SshSession(const SshTunnelSettings& settings, int timeoutSeconds,
                        const std::function<void(const std::string&)>& warn)
-    : bastion_(settings.host + ":" + std::to_string(settings.port)) {
+    : bastion_(settings.host + ":" + std::to_string(settings.port)),
+      timeoutSeconds_(timeoutSeconds) {
     // The key first: a bad key or passphrase fails without touching the network.
     SshPrivateKey key(settings.privateKey, settings.privateKeyPassword);
     session_ = ssh_new();
@@ -108,11 +114,15 @@ SshChannel SshSession::openForward(const std::string& host, int port) {
         throw TunnelError(TunnelError::Kind::Network,
                           "SSH session with bastion " + bastion_ + " is closed");
     }
-    if (ssh_channel_open_forward(channel.get(), host.c_str(), port, "127.0.0.1", 0) == SSH_OK) {
-        return channel;
-    }
+    const int rc = openWithQuickAcks(channel.get(), host, port);
+    if (rc == SSH_OK) return channel;
     const std::string message = ssh_get_error(session_);
     const std::string target = host + ":" + std::to_string(port);
+    if (rc == SSH_AGAIN) {
+        throw TunnelError(TunnelError::Kind::Network,
+                          "SSH bastion " + bastion_ + " did not answer the forward to " + target +
+                              " within " + std::to_string(timeoutSeconds_) + " s");
+    }
     if (ssh_is_connected(session_) == 0) {
         throw TunnelError(TunnelError::Kind::Network,
                           "SSH session with bastion " + bastion_ + " was lost: " + message);
@@ -125,6 +135,34 @@ SshChannel SshSession::openForward(const std::string& host, int port) {
     throw TunnelError(TunnelError::Kind::Network, "SSH bastion " + bastion_ +
                                                       " cannot reach the database at " + target +
                                                       ": " + openFailureText(message));
+}
+
+// The bastion answers a channel open with two packets (its host keys, then the confirmation).
+// Blocking in libssh, the first one's ACK was delayed and the confirmation waited 40 ms for
+// it (see quick_ack.hpp); so the open is sent without blocking, and each wait for the answer
+// asks for quick ACKs first.
+int SshSession::openWithQuickAcks(ssh_channel channel, const std::string& host, int port) {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timeoutSeconds_);
+    ssh_set_blocking(session_, 0);
+    int rc = SSH_AGAIN;
+    for (;;) {
+        rc = ssh_channel_open_forward(channel, host.c_str(), port, "127.0.0.1", 0);
+        if (rc != SSH_AGAIN) break;
+        const int fd = ssh_get_fd(session_);
+        acknowledgeNow(fd);
+        const auto left =
+            std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) break;
+        const bool unsent = (ssh_get_status(session_) & SSH_WRITE_PENDING) != 0;
+        pollfd socket{fd, static_cast<short>(POLLIN | (unsent ? POLLOUT : 0)), 0};
+        if (::poll(&socket, 1, static_cast<int>(left)) < 0 && errno != EINTR) {
+            rc = SSH_ERROR;
+            break;
+        }
+    }
+    ssh_set_blocking(session_, 1);
+    return rc;
 }
 
 }  // namespace tapdiffgen::core
