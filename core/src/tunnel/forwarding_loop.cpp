@@ -1,7 +1,5 @@
 #include "tunnel/forwarding_loop.hpp"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -10,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "tunnel/quick_ack.hpp"
 #include "tunnel/tunnel_error.hpp"
 
 namespace tapdiffgen::core {
@@ -44,6 +43,7 @@ ForwardingLoop::ForwardingLoop(SshSession& session, LocalListener& listener,
     if (::pipe2(wake_, O_CLOEXEC) != 0) {
         throw TunnelError(TunnelError::Kind::Config, "cannot create the SSH tunnel's wake pipe");
     }
+    ssh_set_counters(session_.get(), &received_, nullptr);
     thread_ = std::thread([this] { run(); });
 }
 
@@ -52,6 +52,7 @@ ForwardingLoop::~ForwardingLoop() {
     ssize_t ignored = ::write(wake_[1], &stop, 1);
     (void)ignored;
     thread_.join();
+    ssh_set_counters(session_.get(), nullptr, nullptr);
     for (Link& link : links_) closeLink(link);
     ::close(wake_[0]);
     ::close(wake_[1]);
@@ -66,29 +67,40 @@ void ForwardingLoop::run() {
         // Unread SSH packets matter only while a channel is in use.
         polled.push_back({links_.empty() ? -1 : ssh_get_fd(session_.get()), POLLIN, 0});
         for (const Link& link : links_) polled.push_back({link.fd, POLLIN, 0});
-        // libssh may hold decrypted data already read from the socket: then do not sleep.
-        const int timeout = anyChannelHasData() ? 0 : 1000;
-        if (::poll(polled.data(), polled.size(), timeout) < 0 && errno != EINTR) {
+        // Each pass ends with libssh's buffers drained (see drainBastion), so a sleep can
+        // only miss what the socket will wake us for.
+        if (::poll(polled.data(), polled.size(), 1000) < 0 && errno != EINTR) {
             abandon("poll failed");
             return;
         }
         if (polled[0].revents != 0) return;
         if (polled[1].revents != 0) acceptLink();
         for (size_t i = 0; i < links_.size(); ++i) {
-            const pollfd& client = polled[3 + i];
-            bool alive = true;
-            if (client.revents != 0) alive = clientToChannel(links_[i]);
-            if (alive) alive = channelToClient(links_[i]);
-            if (!alive) closeLink(links_[i]);
+            if (polled[3 + i].revents != 0 && !clientToChannel(links_[i])) closeLink(links_[i]);
         }
+        drainBastion();
         links_.erase(std::remove_if(links_.begin(), links_.end(),
                                     [](const Link& link) { return link.fd < 0; }),
                      links_.end());
-        acknowledgeNow();
+        acknowledgeNow(ssh_get_fd(session_.get()));
         if (ssh_is_connected(session_.get()) == 0) {
             abandon(ssh_get_error(session_.get()));
             return;
         }
+    }
+}
+
+// libssh reads the socket 4 KiB at a time, one read per call, and says nothing of whether it
+// read anything; its byte counter does. So the channels are served again as long as a pass
+// took bytes from the socket: one wake-up moves a whole burst, rather than one poll (and one
+// quick-ACK request) per 4 KiB.
+void ForwardingLoop::drainBastion() {
+    for (;;) {
+        const uint64_t before = received_.in_bytes;
+        for (Link& link : links_) {
+            if (link.fd >= 0 && !channelToClient(link)) closeLink(link);
+        }
+        if (received_.in_bytes == before) return;
     }
 }
 
@@ -123,21 +135,6 @@ bool ForwardingLoop::channelToClient(Link& link) {
         if (n < 0) return false;
         if (!sendAll(link.fd, buffer_.data(), static_cast<size_t>(n))) return false;
     }
-}
-
-// An OpenSSH server sets TCP_NODELAY only for interactive sessions, so it holds back a
-// packet while the previous one is unacknowledged; Linux delays that ACK by up to 40 ms, and
-// every round trip through the tunnel would wait for it. Quick ACKs end the stall. The kernel
-// leaves quick-ACK mode on its own, so it is asked for again after each read.
-void ForwardingLoop::acknowledgeNow() const {
-    const int on = 1;
-    ::setsockopt(ssh_get_fd(session_.get()), IPPROTO_TCP, TCP_QUICKACK, &on, sizeof(on));
-}
-
-bool ForwardingLoop::anyChannelHasData() const {
-    return std::any_of(links_.begin(), links_.end(), [](const Link& link) {
-        return ssh_channel_poll(link.channel.get(), 0) > 0;
-    });
 }
 
 void ForwardingLoop::abandon(const std::string& why) {

@@ -35,8 +35,8 @@ private:
     /// false once the link is finished (either side closed or failed).
     bool clientToChannel(Link& link);
     bool channelToClient(Link& link);
-    bool anyChannelHasData() const;
-    void acknowledgeNow() const;
+    /// Moves everything libssh holds or the SSH socket has ready to the driver's sockets.
+    void drainBastion();
     /// The SSH session died: every driver socket is closed, so the driver sees a lost
     /// connection and reconnects through a new tunnel.
     void abandon(const std::string& why);
@@ -50,6 +50,8 @@ private:
     Warn warn_;
     std::vector<Link> links_;
     std::vector<char> buffer_;
+    /// libssh counts the bytes it reads from the SSH socket here.
+    ssh_counter_struct received_{};
     int wake_[2] = {-1, -1};
     std::thread thread_;
 };

@@ -49,9 +49,13 @@ private:
     void connectAndCheckHostKey(const SshTunnelSettings& settings, int timeoutSeconds,
                                 const std::function<void(const std::string&)>& warn);
     void logIn(const SshTunnelSettings& settings);
+    /// ssh_channel_open_forward, without blocking in libssh: SSH_OK, SSH_ERROR, or SSH_AGAIN
+    /// when the bastion has not answered within the timeout.
+    int openWithQuickAcks(ssh_channel channel, const std::string& host, int port);
 
     ssh_session session_ = nullptr;
     std::string bastion_;
+    int timeoutSeconds_;
 };
 
 }  // namespace tapdiffgen::core
