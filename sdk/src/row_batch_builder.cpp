@@ -70,6 +70,7 @@ void RowBatchBuilder::flush() {
     pending_.clear();
     arena_.clear();
     if (verdict != 0) throw DriverError(TDG_CANCELLED, "the reader stopped the row stream");
+    if (cancel_ != nullptr) cancel_->throwIfRequested("the row stream");
 }
 
 void RowBatchBuilder::finish() {

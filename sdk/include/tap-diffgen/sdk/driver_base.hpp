@@ -62,15 +62,18 @@ public:
     void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) final {
         beginCall();
         if (request.keys.empty()) return;
+        rows.stopOn(&cancel_);
         fetchRowsImpl(request, rows);
     }
     void fetchRowsMany(const std::vector<FetchRequest>& requests,
                        const std::vector<RowBatchBuilder*>& rows) final {
         beginCall();
+        for (RowBatchBuilder* builder : rows) builder->stopOn(&cancel_);
         fetchRowsManyImpl(requests, rows);
     }
     void scanTable(const ScanRequest& request, RowBatchBuilder& rows) final {
         beginCall();
+        rows.stopOn(&cancel_);
         scanTableImpl(request, rows);
     }
     HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) final {

@@ -2,6 +2,8 @@
 // driver streams any result in bounded memory without one call per row.
 #pragma once
 
+#include "tap-diffgen/sdk/call_cancel.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,6 +41,12 @@ public:
     void finish();
     int64_t rowsSent() const { return rowsSent_; }
 
+    /// After a batch is delivered, a cancel requested through `cancel` stops the stream as the
+    /// reader stopping it would (DriverError TDG_CANCELLED), so that rows the client had
+    /// already received before the cancel reached the server are not all delivered anyway.
+    /// DriverBase sets it for every row-streaming call.
+    void stopOn(const CallCancel* cancel) { cancel_ = cancel; }
+
 private:
     struct PendingCell {
         TdgValueKind kind;
@@ -58,6 +66,7 @@ private:
     int64_t rows_ = 0;
     int64_t rowsSent_ = 0;
     bool inText_ = false;
+    const CallCancel* cancel_ = nullptr;
 };
 
 }  // namespace tapdiffgen::sdk
