@@ -13,12 +13,7 @@ using tapdiffgen::core::testing::minimalConfig;
 namespace {
 
 std::string errorOf(const std::string& json) {
-    try {
-        parseConfigObject(json);
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return testing::configErrorOf([&] { parseConfigObject(json); });
 }
 
 std::string tablesConfig(const std::string& tables, const std::string& extra = "") {

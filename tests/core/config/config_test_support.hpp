@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -86,6 +87,16 @@ public:
 private:
     std::vector<std::unique_ptr<ScopedEnv>> guards_;
 };
+
+/// The ConfigError message `load` throws, or "(no error)".
+inline std::string configErrorOf(const std::function<void()>& load) {
+    try {
+        load();
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
 
 /// The connection option `name` of a loaded config, or "(unset)".
 inline std::string option(const TapConfig& config, const std::string& name) {

@@ -16,12 +16,7 @@ using tapdiffgen::core::testing::TempDir;
 namespace {
 
 std::string loadError(const std::vector<std::string>& args, const std::string& workingDir) {
-    try {
-        loadConfig(args, workingDir);
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return testing::configErrorOf([&] { loadConfig(args, workingDir); });
 }
 
 }  // namespace

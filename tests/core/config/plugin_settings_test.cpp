@@ -48,12 +48,7 @@ TapConfig parsed(const std::string& json, const PluginSettings& plugin) {
 }
 
 std::string errorOf(const std::string& json, const PluginSettings& plugin) {
-    try {
-        parsed(json, plugin);
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return testing::configErrorOf([&] { parsed(json, plugin); });
 }
 
 }  // namespace

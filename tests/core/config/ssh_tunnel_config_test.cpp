@@ -28,12 +28,7 @@ std::string enabledTunnel(const std::string& extra = "") {
 }
 
 std::string errorOf(const std::string& json) {
-    try {
-        parseConfigObject(json);
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return testing::configErrorOf([&] { parseConfigObject(json); });
 }
 
 }  // namespace
