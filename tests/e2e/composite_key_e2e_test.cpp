@@ -2,13 +2,11 @@
 // key as a JSON array, and every record, tombstone and STATE is what a one-column key gets.
 #include <doctest/doctest.h>
 
-#include <Poco/JSON/Parser.h>
 #include <signal.h>
 
 #include <chrono>
 #include <map>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include "dialect_fixture.hpp"
@@ -32,28 +30,14 @@ std::string valueOf(const Poco::JSON::Object::Ptr& record) {
 // Applies every complete line; returns the last STATE value (or `state` when none came).
 std::string apply(const TapRun& run, const std::string& stream, Replica& replica,
                   std::string state) {
-    for (const auto& line : run.lines) {
-        Poco::JSON::Object::Ptr message;
-        try {
-            message = Poco::JSON::Parser().parse(line).extract<Poco::JSON::Object::Ptr>();
-        } catch (const Poco::Exception&) {
-            break;  // the line a kill cut short
+    const auto upsertOrDelete = [&](const Poco::JSON::Object::Ptr& record) {
+        if (record->getValue<bool>("is_deleted")) {
+            replica.erase(keyOf(record));
+        } else {
+            replica[keyOf(record)] = valueOf(record);
         }
-        const std::string type = message->getValue<std::string>("type");
-        if (type == "STATE") {
-            std::ostringstream value;
-            message->getObject("value")->stringify(value);
-            state = value.str();
-        } else if (type == "RECORD" && message->getValue<std::string>("stream") == stream) {
-            auto record = message->getObject("record");
-            if (record->getValue<bool>("is_deleted")) {
-                replica.erase(keyOf(record));
-            } else {
-                replica[keyOf(record)] = valueOf(record);
-            }
-        }
-    }
-    return state;
+    };
+    return run.applyAsTarget(stream, upsertOrDelete, std::move(state));
 }
 
 Replica sourceOf(const JournalledSchema& schema, const std::string& table) {

@@ -4,7 +4,6 @@
 // the source table at the end. Bounded: about 30 seconds per database.
 #include <doctest/doctest.h>
 
-#include <Poco/JSON/Parser.h>
 #include <signal.h>
 
 #include <atomic>
@@ -85,31 +84,15 @@ void write(const DatabaseEnv& env, const std::string& table, unsigned seed,
 // previous one when the run wrote none).
 std::string apply(const TapRun& run, const std::string& stream, std::map<int, std::string>& replica,
                   std::string state) {
-    for (const auto& line : run.lines) {
-        Poco::JSON::Object::Ptr message;
-        try {
-            Poco::JSON::Parser parser;
-            message = parser.parse(line).extract<Poco::JSON::Object::Ptr>();
-        } catch (const Poco::Exception&) {
-            break;  // the line the kill cut short: a target would discard it
+    const auto upsertOrDelete = [&](const Poco::JSON::Object::Ptr& record) {
+        const int id = record->getValue<int>("id");
+        if (record->getValue<bool>("is_deleted")) {
+            replica.erase(id);
+        } else {
+            replica[id] = record->isNull("note") ? "NULL" : record->getValue<std::string>("note");
         }
-        const std::string type = message->getValue<std::string>("type");
-        if (type == "STATE") {
-            std::ostringstream value;
-            message->getObject("value")->stringify(value);
-            state = value.str();
-        } else if (type == "RECORD" && message->getValue<std::string>("stream") == stream) {
-            auto record = message->getObject("record");
-            int id = record->getValue<int>("id");
-            if (record->getValue<bool>("is_deleted")) {
-                replica.erase(id);
-            } else {
-                replica[id] =
-                    record->isNull("note") ? "NULL" : record->getValue<std::string>("note");
-            }
-        }
-    }
-    return state;
+    };
+    return run.applyAsTarget(stream, upsertOrDelete, std::move(state));
 }
 
 void soak(const DatabaseEnv& env, const std::string& prefix, const std::string& label) {

@@ -33,6 +33,28 @@ std::vector<Poco::JSON::Object::Ptr> TapRun::records(const std::string& stream) 
     return found;
 }
 
+std::string TapRun::applyAsTarget(
+    const std::string& stream, const std::function<void(const Poco::JSON::Object::Ptr&)>& onRecord,
+    std::string state) const {
+    for (const auto& line : lines) {
+        Poco::JSON::Object::Ptr message;
+        try {
+            message = Poco::JSON::Parser().parse(line).extract<Poco::JSON::Object::Ptr>();
+        } catch (const Poco::Exception&) {
+            break;  // the line a kill cut short: a target would discard it
+        }
+        const std::string type = message->getValue<std::string>("type");
+        if (type == "STATE") {
+            std::ostringstream value;
+            message->getObject("value")->stringify(value);
+            state = value.str();
+        } else if (type == "RECORD" && message->getValue<std::string>("stream") == stream) {
+            onRecord(message->getObject("record"));
+        }
+    }
+    return state;
+}
+
 std::string TapRun::lastState() const {
     auto states = messages("STATE");
     if (states.empty()) return "";

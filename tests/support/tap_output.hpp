@@ -3,6 +3,7 @@
 
 #include <Poco/JSON/Object.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ struct TapRun {
     std::vector<Poco::JSON::Object::Ptr> records(const std::string& stream) const;
     /// The value of the last STATE message, as compact JSON ("" if none).
     std::string lastState() const;
+
+    /// Reads the output as a target would after a kill: line by line up to the first that is
+    /// cut short, handing each RECORD of `stream` to onRecord. Returns the value of the last
+    /// STATE read (as JSON text), or `state` when none came.
+    std::string applyAsTarget(const std::string& stream,
+                              const std::function<void(const Poco::JSON::Object::Ptr&)>& onRecord,
+                              std::string state) const;
 };
 
 }  // namespace tapdiffgen::testing
