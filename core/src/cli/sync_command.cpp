@@ -86,9 +86,9 @@ std::vector<std::pair<std::string, std::string>> connectOptions(const TapConfig&
 
 // ---- end of SSH tunnel ----
 
-std::unique_ptr<DialectConnection> connect(const CommandLine& line, const TapConfig& config) {
-    PluginLoader loader = PluginLoader::standard(line.pluginDirs);
-    auto plugin = loader.load(config.sqlDialect);
+// Also every reconnect: the plugin was loaded once, when the configuration was read.
+std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& plugin,
+                                           const TapConfig& config) {
     log::debug("dialect plugin " + plugin->dialect() + " from " + plugin->path());
     std::unique_ptr<DialectConnection> connection;
     try {
@@ -158,8 +158,8 @@ void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinitio
 }
 
 int runSync(const CommandLine& line, const TapConfig& config,
-            std::unique_ptr<DialectConnection>& owned, std::vector<StreamDefinition>& definitions,
-            TapState& state) {
+            const std::shared_ptr<const Plugin>& plugin, std::unique_ptr<DialectConnection>& owned,
+            std::vector<StreamDefinition>& definitions, TapState& state) {
     DialectConnection& connection = *owned;
 
     std::vector<StreamRuntime> streams;
@@ -193,7 +193,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
 
     installStopHandlers();
     Run run(
-        runOptionsFrom(config), [&] { return connect(line, config); }, writer, streams, state);
+        runOptionsFrom(config), [&] { return connect(plugin, config); }, writer, streams, state);
     for (auto& stream : streams) {
         auto bookmark = state.bookmark(stream.definition->name);
         stream.cursor = bookmark.value_or(0);
@@ -207,7 +207,8 @@ int runSync(const CommandLine& line, const TapConfig& config,
 
 }  // namespace
 
-int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
+int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
+                       const std::shared_ptr<const Plugin>& plugin) {
     // The state and the catalog are read before connecting, so a broken file fails fast and
     // without touching the database. --discover ignores both, as Meltano attaches old ones.
     TapState state;
@@ -219,7 +220,7 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
             checkCatalogSyntax(*catalogText, *line.catalog);
         }
     }
-    auto connection = connect(line, config);
+    auto connection = connect(plugin, config);
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
     checkDiffgenTable(*connection, config);
     if (!line.discover) checkJournalNames(*connection, config);
@@ -230,7 +231,7 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config) {
         return 0;
     }
     if (catalogText) applyCatalogSelection(*catalogText, *line.catalog, definitions);
-    return runSync(line, config, connection, definitions, state);
+    return runSync(line, config, plugin, connection, definitions, state);
 }
 
 int listPlugins(const CommandLine& line) {

@@ -63,12 +63,15 @@ int dispatch(int argc, char** argv) {
         return fail("--config is required (tap-diffgen --help shows the options)", kExitUsage);
     }
     PluginLoader loader = PluginLoader::standard(line.pluginDirs);
-    TapConfig config =
-        loadConfig(line.configs, std::filesystem::current_path().string(),
-                   [&](const std::string& dialect) { return loader.load(dialect)->settings(); });
+    std::shared_ptr<const Plugin> plugin;
+    TapConfig config = loadConfig(line.configs, std::filesystem::current_path().string(),
+                                  [&](const std::string& dialect) {
+                                      plugin = loader.load(dialect);
+                                      return plugin->settings();
+                                  });
     log::setLevel(log::levelFromName(config.logLevel));
     for (const auto& warning : config.warnings) log::warning(warning);
-    return runDatabaseCommand(line, config);
+    return runDatabaseCommand(line, config, plugin);
 }
 
 }  // namespace
