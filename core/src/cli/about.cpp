@@ -7,6 +7,7 @@
 
 #include "config/json_value.hpp"
 #include "config/settings.hpp"
+#include "util/joined.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)
@@ -21,15 +22,6 @@ constexpr const char* kName = "tap-diffgen";
 
 std::string defaultText(const SettingSpec& spec) {
     return jsonvalue::scalarText(jsonvalue::parse(*spec.defaultJson));
-}
-
-std::string joined(const std::vector<std::string>& values, const std::string& separator) {
-    std::string out;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i > 0) out += separator;
-        out += values[i];
-    }
-    return out;
 }
 
 std::string textSetting(const SettingSpec& spec) {

@@ -7,6 +7,7 @@
 #include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "plugin/plugin_paths.hpp"
+#include "util/joined.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)
@@ -43,15 +44,6 @@ std::string textLine(std::string_view text) {
 std::string bold(std::string_view text) { return "\\fB" + escaped(text) + "\\fR"; }
 
 std::string italic(std::string_view text) { return "\\fI" + escaped(text) + "\\fR"; }
-
-std::string joined(const std::vector<std::string>& values, const std::string& separator) {
-    std::string out;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i > 0) out += separator;
-        out += values[i];
-    }
-    return out;
-}
 
 // "a", "a or b", "a, b or c".
 std::string listed(const std::vector<std::string>& values, const std::string& conjunction) {

@@ -5,6 +5,7 @@
 
 #include "config/json_value.hpp"
 #include "plugin/plugin_loader.hpp"
+#include "util/joined.hpp"
 
 namespace tapdiffgen::core {
 namespace {
@@ -84,12 +85,6 @@ SettingSpec specOf(const TdgSettingDeclaration& declaration, std::size_t index,
     return spec;
 }
 
-std::string joined(const std::vector<std::string>& values) {
-    std::string out;
-    for (const auto& value : values) out += (out.empty() ? "" : ", ") + value;
-    return out;
-}
-
 // "TLS mode. one: disable, require; other: disable, allow."
 void describeAllowedPerDialect(SettingSpec& merged, const std::vector<SettingSpec>& each) {
     const bool allSame = std::all_of(each.begin(), each.end(), [&](const SettingSpec& spec) {
@@ -99,8 +94,8 @@ void describeAllowedPerDialect(SettingSpec& merged, const std::vector<SettingSpe
     std::string perDialect;
     for (const auto& spec : each) {
         if (spec.allowed.empty()) continue;
-        perDialect +=
-            (perDialect.empty() ? "" : "; ") + spec.dialects.front() + ": " + joined(spec.allowed);
+        perDialect += (perDialect.empty() ? "" : "; ") + spec.dialects.front() + ": " +
+                      joined(spec.allowed, ", ");
     }
     merged.description += " " + perDialect + ".";
 }
