@@ -17,18 +17,9 @@ struct DescribedColumn {
 
 namespace {
 
-const char* const kColumnsSql =
-    "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, "
-    "NUMERIC_SCALE, IS_NULLABLE, COLUMN_KEY FROM information_schema.COLUMNS "
-    "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
-
-// MariaDB only: MySQL's CHECK_CONSTRAINTS has no TABLE_NAME, and MySQL has a real JSON type.
-const char* const kChecksSql =
-    "SELECT CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS "
-    "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?";
-
-// Several tables of one schema at once: the columns of kColumnsSql and then TABLE_NAME, and
-// the check clauses with their TABLE_NAME. A statement names at most this many tables.
+// The tables of one schema, at most this many a statement: their columns with TABLE_NAME, and
+// (MariaDB only: MySQL's CHECK_CONSTRAINTS has no TABLE_NAME, and MySQL has a real JSON type)
+// the check clauses that mark a LONGTEXT column as JSON.
 constexpr size_t kTablesPerStatement = 1000;
 
 std::string placeholders(size_t count) {
@@ -121,20 +112,6 @@ Catalog::Key Catalog::keyOf(const sdk::TableName& table) const {
     return {table.schema.value_or(session_.database()), table.name};
 }
 
-std::set<std::string> Catalog::jsonCheckedColumns(const Key& key) {
-    std::set<std::string> columns;
-    if (!session_.isMariadb()) return columns;
-    Params params;
-    params.addText(key.first);
-    params.addText(key.second);
-    Cursor cursor(session_.prepared(kChecksSql), params);
-    while (cursor.next()) {
-        std::string target = jsonValidTarget(cursor.row().bytes(0));
-        if (!target.empty()) columns.insert(target);
-    }
-    return columns;
-}
-
 Catalog::Key Catalog::checkedKeyOf(const sdk::TableName& table) const {
     Key key = keyOf(table);
     if (key.first.empty()) {
@@ -144,28 +121,13 @@ Catalog::Key Catalog::checkedKeyOf(const sdk::TableName& table) const {
     return key;
 }
 
+// One table is asked as many are, so that both read the catalog the same way.
 std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
-    Key key = checkedKeyOf(table);
-    std::vector<DescribedColumn> described;
-    {
-        Params params;
-        params.addText(key.first);
-        params.addText(key.second);
-        Cursor cursor(session_.prepared(kColumnsSql), params);
-        while (cursor.next()) described.push_back(describedFromRow(cursor.row()));
-    }
-    if (described.empty()) throw sdk::notFound("table '" + table.display() + "' does not exist");
-
-    bool hasText = std::any_of(described.begin(), described.end(), [](const DescribedColumn& d) {
-        return isTextFamily(d.type.dataType);
-    });
-    std::set<std::string> json = hasText ? jsonCheckedColumns(key) : std::set<std::string>{};
-    return remember(key, std::move(described), json);
+    return std::move(describeMany({table}).front());
 }
 
-// information_schema may compare names without regard to case, as the one-table statement
-// does: a requested table gets the rows of the table spelled exactly so, or else of one
-// spelled otherwise.
+// information_schema may compare names without regard to case: a requested table gets the
+// rows of the table spelled exactly so, or else of one spelled otherwise.
 template <typename Rows>
 Rows takeRowsOf(std::map<std::string, Rows>& byName, const std::string& requested) {
     if (auto exact = byName.find(requested); exact != byName.end()) return exact->second;
@@ -206,25 +168,22 @@ void Catalog::readMany(const std::string& schema, const std::vector<std::string>
 
 std::vector<std::vector<sdk::ColumnInfo>> Catalog::describeMany(
     const std::vector<sdk::TableName>& tables) {
-    std::map<std::string, std::vector<std::string>> namesBySchema;
+    std::map<std::string, std::set<std::string>> namesBySchema;
     for (const auto& table : tables) {
         Key key = checkedKeyOf(table);
-        auto& names = namesBySchema[key.first];
-        if (std::find(names.begin(), names.end(), key.second) == names.end()) {
-            names.push_back(key.second);
-        }
+        namesBySchema[key.first].insert(key.second);
     }
     std::map<Key, std::vector<DescribedColumn>> columns;
     std::map<Key, std::set<std::string>> json;
     for (const auto& [schema, names] : namesBySchema) {
-        for (size_t first = 0; first < names.size(); first += kTablesPerStatement) {
-            const auto end = names.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                 names.size(), first + kTablesPerStatement));
-            readMany(
-                schema,
-                std::vector<std::string>(names.begin() + static_cast<std::ptrdiff_t>(first), end),
-                columns, json);
+        std::vector<std::string> chunk;
+        for (const auto& name : names) {
+            chunk.push_back(name);
+            if (chunk.size() < kTablesPerStatement) continue;
+            readMany(schema, chunk, columns, json);
+            chunk.clear();
         }
+        if (!chunk.empty()) readMany(schema, chunk, columns, json);
     }
     std::vector<std::vector<sdk::ColumnInfo>> described;
     for (const auto& table : tables) {

@@ -45,7 +45,6 @@ private:
     Key keyOf(const sdk::TableName& table) const;
     /// keyOf, or notFound when the name has no database and the session has none either.
     Key checkedKeyOf(const sdk::TableName& table) const;
-    std::set<std::string> jsonCheckedColumns(const Key& key);
     void readMany(const std::string& schema, const std::vector<std::string>& names,
                   std::map<Key, std::vector<DescribedColumn>>& columns,
                   std::map<Key, std::set<std::string>>& json);
