@@ -8,7 +8,11 @@
 namespace tapdiffgen::mysql {
 namespace {
 
-constexpr size_t kMaxCachedStatements = 64;
+// A table's fetches use one to four statement shapes (sql_text.hpp). With fewer slots than a
+// page's tables need, every fetch prepared its statement again: at 64 tables, 656 prepares for
+// 656 executions. The server keeps about 150 KiB per cached 256-key fetch statement, so the
+// bound also caps the session's server memory (about 40 MiB).
+constexpr size_t kMaxCachedStatements = 256;
 constexpr unsigned kCancelConnectTimeoutSeconds = 5;
 // The server's max_allowed_packet decides how big a row may be; the client must not be the
 // tighter limit.
