@@ -86,9 +86,12 @@ std::vector<std::pair<std::string, std::string>> connectOptions(const TapConfig&
 
 // ---- end of SSH tunnel ----
 
+enum class Session { Main, ReadAhead };
+
 // Also every reconnect: the plugin was loaded once, when the configuration was read.
 std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& plugin,
-                                           const TapConfig& config) {
+                                           const TapConfig& config,
+                                           Session session = Session::Main) {
     log::debug("dialect plugin " + plugin->dialect() + " from " + plugin->path());
     std::unique_ptr<DialectConnection> connection;
     try {
@@ -102,7 +105,11 @@ std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& 
         if (message.rfind("cannot connect", 0) != 0) message = "cannot connect: " + message;
         throw DialectError(failure.status(), message, failure.sqlstate(), failure.retryable());
     }
-    log::info("connected to " + connection->serverVersion());
+    if (session == Session::Main) {
+        log::info("connected to " + connection->serverVersion());
+    } else {
+        log::debug("second session, for reading ahead, connected");
+    }
     return connection;
 }
 
@@ -192,8 +199,13 @@ int runSync(const CommandLine& line, const TapConfig& config,
     if (!state.empty()) writer.writeState(state.toJson());
 
     installStopHandlers();
+    Run::Connect connectReadAhead;
+    if (config.readAhead) {
+        connectReadAhead = [&] { return connect(plugin, config, Session::ReadAhead); };
+    }
     Run run(
-        runOptionsFrom(config), [&] { return connect(plugin, config); }, writer, streams, state);
+        runOptionsFrom(config), [&] { return connect(plugin, config); }, writer, streams, state,
+        connectReadAhead);
     for (auto& stream : streams) {
         auto bookmark = state.bookmark(stream.definition->name);
         stream.cursor = bookmark.value_or(0);

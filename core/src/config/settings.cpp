@@ -72,6 +72,11 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("page_size", "integer", "Number of diffgen rows read per query.")
             .defaultJson("10000")
             .minimum(1),
+        Spec("read_ahead", "boolean",
+             "While a backlog is replayed, read the next diffgen page on a second database "
+             "session as the current page's rows are fetched; false keeps the run to one "
+             "session.")
+            .defaultJson("true"),
         Spec("add_sdc_deleted_at", "boolean",
              "Add an _sdc_deleted_at column to every stream and set it on deleted "
              "rows.")

@@ -48,6 +48,7 @@ struct TapConfig {
     std::vector<TableSetting> tables;
     std::string diffgenTable = "diffgen";
     int64_t pageSize = 10000;
+    bool readAhead = true;
     bool addSdcDeletedAt = true;
     std::string logLevel = "info";
     int64_t maxRunSeconds = 0;

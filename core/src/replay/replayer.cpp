@@ -25,8 +25,9 @@ int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>&
 
 Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
                    std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
-                   RunClock& clock, ReplayStats& stats)
+                   RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead)
     : connection_(connection),
+      readAhead_(readAhead),
       writer_(writer),
       streams_(streams),
       state_(state),
@@ -168,19 +169,31 @@ bool Replayer::readNextPage() {
             upTo = std::min(upTo, streams_[i].cursor);
         }
     }
-    EventPage page = connection_.readDiffgenPage(options_.diffgen, lowest, upTo, options_.pageSize,
-                                                 journalNames(active));
+    PageQuery query{options_.diffgen, lowest, upTo, options_.pageSize, journalNames(active)};
+    EventPage page = readPage(query);
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     if (!page.empty()) clock_.noteActivity();
-    emitPlan(page, acceptMask(active));
 
     const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
+    // A full page is most likely followed by the page after it for the same streams.
+    if (readAhead_ != nullptr && full && lastId < upTo) {
+        query.afterId = lastId;
+        readAhead_->start(std::move(query));
+    }
+    emitPlan(page, acceptMask(active));
     settleRange(lowest, readThrough, lastId, page, active);
     for (size_t i : active) streams_[i].cursor = readThrough;
     return full || upTo != INT64_MAX;
+}
+
+EventPage Replayer::readPage(const PageQuery& query) {
+    if (readAhead_ != nullptr) {
+        if (std::optional<EventPage> page = readAhead_->take(query)) return std::move(*page);
+    }
+    return query.readOn(connection_);
 }
 
 void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,

@@ -16,6 +16,7 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
+#include "replay/page_read_ahead.hpp"
 #include "replay/plan_emitter.hpp"
 #include "replay/poll_schedule.hpp"
 #include "replay/run_clock.hpp"
@@ -57,9 +58,10 @@ struct ReplayStats {
 /// counters, which belong to the run, carry on.
 class Replayer {
 public:
+    /// readAhead, when given, reads the next page of a backlog on its own session meanwhile.
     Replayer(DialectConnection& connection, MessageWriter& writer,
              std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
-             RunClock& clock, ReplayStats& stats);
+             RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead = nullptr);
 
     /// Runs until the log is drained or the clock says stop (its stopReason() says why).
     /// Writes STATE after every page whose bookmarks changed and once at the end.
@@ -67,6 +69,7 @@ public:
 
 private:
     DialectConnection& connection_;
+    PageReadAhead* readAhead_;  // null: every page is read on connection_
     MessageWriter& writer_;
     std::vector<StreamRuntime>& streams_;
     TapState& state_;
@@ -84,6 +87,8 @@ private:
     bool warnedHoldingTooMuch_ = false;
 
     bool readNextPage();
+    /// The page read ahead for `query` when there is one, else read now.
+    EventPage readPage(const PageQuery& query);
     /// Plans and emits a page read for the streams `accept` marks; `late` for a range read
     /// again once its late commits are final.
     void emitPlan(const EventPage& page, const std::vector<bool>& accept,

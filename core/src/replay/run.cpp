@@ -38,9 +38,10 @@ RunOptions runOptionsFrom(const TapConfig& config) {
 }
 
 Run::Run(RunOptions options, Connect connect, MessageWriter& writer,
-         std::vector<StreamRuntime>& streams, TapState& state)
+         std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead)
     : options_(std::move(options)),
       connect_(std::move(connect)),
+      connectReadAhead_(std::move(connectReadAhead)),
       writer_(writer),
       streams_(streams),
       state_(state),
@@ -59,9 +60,16 @@ void Run::replay(std::unique_ptr<DialectConnection>& connection) {
                 connecting = false;
                 resumeFromState();
             }
+            std::optional<PageReadAhead> readAhead;
+            if (connectReadAhead_) readAhead.emplace(connectReadAhead_);
             Replayer replayer(*connection, writer_, streams_, state_, options_.replay, clock_,
-                              stats_);
+                              stats_, readAhead ? &*readAhead : nullptr);
             replayer.run();
+            if (readAhead) {
+                log::debug("diffgen pages read ahead on the second session: " +
+                           std::to_string(readAhead->pagesServed()) + " used, " +
+                           std::to_string(readAhead->readsDropped()) + " dropped");
+            }
             return;
         } catch (const DialectError& failure) {
             connection.reset();

@@ -35,9 +35,10 @@ class Run {
 public:
     using Connect = std::function<std::unique_ptr<DialectConnection>()>;
 
-    /// The clock starts here. connect opens a new connection after a lost one.
+    /// The clock starts here. connect opens a new connection after a lost one;
+    /// connectReadAhead, when given, the second session each replay reads pages ahead on.
     Run(RunOptions options, Connect connect, MessageWriter& writer,
-        std::vector<StreamRuntime>& streams, TapState& state);
+        std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead = {});
 
     const RunOptions& options() const { return options_; }
 
@@ -53,6 +54,7 @@ public:
 private:
     RunOptions options_;
     Connect connect_;
+    Connect connectReadAhead_;
     MessageWriter& writer_;
     std::vector<StreamRuntime>& streams_;
     TapState& state_;

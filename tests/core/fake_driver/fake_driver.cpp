@@ -13,16 +13,23 @@
 //   "horizon": "driver" (default) | "unsupported",
 //   "page_delay_ms": 0,           (each page read takes this long: a slow server)
 //   "lose_connection_at_page": N  (the Nth page read of the process fails once with a
-//                                  retryable IO error, as a dropped connection would)
+//                                  retryable IO error, as a server restart would: every
+//                                  connection open then fails from its next call on)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
-// late event is visible.
+// late event is visible. Connections open at the same time share one database, as sessions
+// of a server do (the events' visibility above); once the last is closed, the next connection
+// reads the file again.
 #include <Poco/JSON/Parser.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -77,6 +84,13 @@ FakeEvent eventFrom(const Poco::JSON::Array::Ptr& item, bool late) {
     return event;
 }
 
+// What the connections open at the same time share.
+struct SharedDatabase {
+    std::mutex mutex;
+    std::vector<FakeEvent> events;
+    int restarts = 0;  // losses so far: a connection from before the last one is broken
+};
+
 class FakeDriver : public IDialectDriver {
 public:
     explicit FakeDriver(const ConnectOptions& options) {
@@ -93,16 +107,8 @@ public:
         Poco::JSON::Parser parser;
         auto root = parser.parse(text.str()).extract<Poco::JSON::Object::Ptr>();
         loadTables(root->getObject("tables"));
-        auto events = root->getArray("diffgen");
-        for (size_t i = 0; events && i < events->size(); ++i) {
-            events_.push_back(eventFrom(events->getArray(static_cast<unsigned>(i)), false));
-        }
-        auto late = root->getArray("late");
-        for (size_t i = 0; late && i < late->size(); ++i) {
-            events_.push_back(eventFrom(late->getArray(static_cast<unsigned>(i)), true));
-        }
-        std::sort(events_.begin(), events_.end(),
-                  [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
+        database_ = openDatabase(path, root);
+        restartsSeen_ = database_->restarts;
         if (root->has("page_delay_ms")) pageDelay_ = root->getValue<int>("page_delay_ms");
         if (root->has("lose_connection_at_page")) {
             loseAtPage_ = root->getValue<int>("lose_connection_at_page");
@@ -135,14 +141,23 @@ public:
     }
 
     void readDiffgenPage(const PageRequest& request, EventPage& page) override {
-        std::this_thread::sleep_for(std::chrono::milliseconds(pageDelay_));
+        cancelled_ = false;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(pageDelay_);
+        while (std::chrono::steady_clock::now() < until) {
+            if (cancelled_) throw DriverError(TDG_CANCELLED, "page read cancelled");
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        std::lock_guard<std::mutex> lock(database_->mutex);
+        throwIfRestarted();
         // Counted per database file across connections: the loss happens once per process.
         int pagesRead = ++pagesReadByDatabase()[path_];
         if (loseAtPage_ > 0 && pagesRead == loseAtPage_) {
-            throw DriverError(TDG_IO, "server closed the connection unexpectedly", "08006", true);
+            ++database_->restarts;
+            throwIfRestarted();
         }
+        const std::vector<FakeEvent>& events = database_->events;
         int64_t last = request.afterId;
-        for (const FakeEvent& event : events_) {
+        for (const FakeEvent& event : events) {
             if (!visible(event) || event.id <= request.afterId || event.id > request.upToId) {
                 continue;
             }
@@ -157,22 +172,31 @@ public:
             last = event.id;
         }
         int64_t count = 0;
-        for (const FakeEvent& event : events_) {
+        for (const FakeEvent& event : events) {
             if (visible(event) && event.id > request.afterId && event.id <= last) ++count;
         }
         page.setRangeRowCount(count);
         page.setMark(TdgHorizonMark{{1, 0, 0, 0}});
     }
 
+    // A slow page read (page_delay_ms) stops early.
+    void cancel() override { cancelled_ = true; }
+
     std::optional<int64_t> maxDiffgenId(const TableName&) override {
+        std::lock_guard<std::mutex> lock(database_->mutex);
+        throwIfRestarted();
         std::optional<int64_t> highest;
-        for (const FakeEvent& event : events_) {
+        for (const FakeEvent& event : database_->events) {
             if (visible(event)) highest = std::max(highest.value_or(0), event.id);
         }
         return highest;
     }
 
     void fetchRows(const FetchRequest& request, RowBatchBuilder& rows) override {
+        {
+            std::lock_guard<std::mutex> lock(database_->mutex);
+            throwIfRestarted();
+        }
         const FakeTable& fake = find(request.table);
         std::vector<size_t> keyColumns;
         for (std::string_view name : request.keyColumns)
@@ -197,8 +221,10 @@ public:
 
     HorizonState checkHorizon(const TdgHorizonMark&, TdgHorizonMark&) override {
         if (!horizonSupported_) throw notImplemented("fake horizon unsupported");
+        std::lock_guard<std::mutex> lock(database_->mutex);
+        throwIfRestarted();
         bool allVisible = true;
-        for (FakeEvent& event : events_) {
+        for (FakeEvent& event : database_->events) {
             if (event.checksUntilVisible > 0) {
                 --event.checksUntilVisible;
                 allVisible = false;
@@ -209,11 +235,43 @@ public:
 
 private:
     std::map<std::string, FakeTable> tables_;
-    std::vector<FakeEvent> events_;
+    std::shared_ptr<SharedDatabase> database_;
+    int restartsSeen_ = 0;
+    std::atomic<bool> cancelled_{false};
     bool horizonSupported_ = true;
     int pageDelay_ = 0;
     int loseAtPage_ = 0;
     std::string path_;
+
+    // The database the open connections to `path` share, or a new one from the file.
+    static std::shared_ptr<SharedDatabase> openDatabase(const std::string& path,
+                                                        const Poco::JSON::Object::Ptr& root) {
+        static std::mutex mutex;
+        static std::map<std::string, std::weak_ptr<SharedDatabase>> open;
+        std::lock_guard<std::mutex> lock(mutex);
+        if (auto shared = open[path].lock()) return shared;
+        auto database = std::make_shared<SharedDatabase>();
+        auto events = root->getArray("diffgen");
+        for (size_t i = 0; events && i < events->size(); ++i) {
+            database->events.push_back(
+                eventFrom(events->getArray(static_cast<unsigned>(i)), false));
+        }
+        auto late = root->getArray("late");
+        for (size_t i = 0; late && i < late->size(); ++i) {
+            database->events.push_back(eventFrom(late->getArray(static_cast<unsigned>(i)), true));
+        }
+        std::sort(database->events.begin(), database->events.end(),
+                  [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
+        open[path] = database;
+        return database;
+    }
+
+    // Called with the database's mutex held.
+    void throwIfRestarted() const {
+        if (restartsSeen_ != database_->restarts) {
+            throw DriverError(TDG_IO, "server closed the connection unexpectedly", "08006", true);
+        }
+    }
 
     static std::map<std::string, int>& pagesReadByDatabase() {
         static std::map<std::string, int> pages;

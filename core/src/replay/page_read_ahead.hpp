@@ -1,0 +1,80 @@
+// The next diffgen page, read on a second session of the same connector while the replay is
+// still busy with the current one: the server reads the log while the tap plans, fetches and
+// writes, so a page costs max(read, work) rather than read + work.
+//
+// A page read earlier is as good as one read later: it holds the events committed when it was
+// read, and its horizon mark was taken by the same statement, so the horizon logic judges its
+// gaps the same way. Only a read for exactly the query the replay then asks is used; any other
+// is dropped. A read-ahead session that fails is closed and not used again by this object: the
+// replay then reads every page itself, and its own session reports a real problem.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+
+namespace tapdiffgen::core {
+
+/// The arguments of one DialectConnection::readDiffgenPage call.
+struct PageQuery {
+    TableRef diffgen;
+    int64_t afterId = 0;
+    int64_t upToId = 0;
+    int64_t limit = 0;
+    std::vector<std::string> tableNames;
+
+    bool operator==(const PageQuery& other) const;
+    EventPage readOn(DialectConnection& connection) const;
+};
+
+class PageReadAhead {
+public:
+    using Connect = std::function<std::unique_ptr<DialectConnection>()>;
+
+    /// Opens its session with `connect` on the first start(), in its own thread.
+    explicit PageReadAhead(Connect connect);
+    /// Interrupts a read in flight and closes the session.
+    ~PageReadAhead();
+    PageReadAhead(const PageReadAhead&) = delete;
+    PageReadAhead& operator=(const PageReadAhead&) = delete;
+
+    /// Starts reading `query` in the background; a read not taken yet is dropped.
+    void start(PageQuery query);
+    /// The page read for exactly `query`, once it is read; nullopt when none was started for it
+    /// or the read failed. Either way nothing is left pending.
+    std::optional<EventPage> take(const PageQuery& query);
+
+    /// Pages served by take(), and reads dropped unused, over this object's life.
+    uint64_t pagesServed() const { return served_; }
+    uint64_t readsDropped() const { return dropped_; }
+
+private:
+    enum class Slot { Empty, Queued, Reading, Done };
+
+    void work();
+    void readQueued(std::unique_lock<std::mutex>& lock);
+
+    Connect connect_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    Slot slot_ = Slot::Empty;
+    PageQuery query_;
+    std::optional<EventPage> page_;
+    bool failed_ = false;  // the session failed: no more reads
+    bool closing_ = false;
+    std::unique_ptr<DialectConnection> connection_;  // used by the worker thread only
+    DialectConnection* reading_ = nullptr;           // the session a read is running on
+    uint64_t served_ = 0;
+    uint64_t dropped_ = 0;
+    std::thread worker_;
+};
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,189 @@
+// Reading the next diffgen page on a second session changes when a page is read, never what
+// the run emits: the same records and STATEs as a run on one session, a page read for another
+// query dropped, a failing second session replaced by the main one.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/fake_database.hpp"
+#include "plugin/plugin_loader.hpp"
+#include "replay/page_read_ahead.hpp"
+
+using tapdiffgen::core::DialectConnection;
+using tapdiffgen::core::EventPage;
+using tapdiffgen::core::PageQuery;
+using tapdiffgen::core::PageReadAhead;
+using tapdiffgen::core::TableRef;
+using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::runTap;
+using tapdiffgen::testing::TapRun;
+
+namespace {
+
+// Tables t0 and t1, rows 1..3 each; `events` updates alternating between them.
+std::string database(int events, const std::string& extra = "") {
+    std::string json = R"({"tables":{)";
+    for (const char* table : {"t0", "t1"}) {
+        if (table[1] == '1') json += ",";
+        json +=
+            "\"" + std::string(table) +
+            R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
+            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
+    }
+    json += R"(},"diffgen":[)";
+    for (int e = 1; e <= events; ++e) {
+        if (e > 1) json += ",";
+        json += "[" + std::to_string(e) + ",\"t" + std::to_string(e % 2) + "\",\"" +
+                std::to_string(e % 3 + 1) + "\",\"u\",\"ts" + std::to_string(e) + "\"]";
+    }
+    return json + "]" + extra + "}";
+}
+
+const char* kTables =
+    R"("tables":[{"table_name":"t0","pk_column":"id"},{"table_name":"t1","pk_column":"id"}])";
+
+// RECORD and STATE messages in order, without the time each record was extracted at.
+std::vector<std::string> recordsAndStates(const TapRun& run) {
+    std::vector<std::string> out;
+    for (const std::string& line : run.lines) {
+        if (line.find(R"("type":"RECORD")") == std::string::npos &&
+            line.find(R"("type":"STATE")") == std::string::npos) {
+            continue;
+        }
+        std::string kept = line;
+        size_t at = kept.find(R"(,"time_extracted":")");
+        if (at != std::string::npos) kept.erase(at, kept.find('"', at + 19) + 1 - at);
+        out.push_back(kept);
+    }
+    return out;
+}
+
+TapRun runWith(const std::string& databaseJson, const std::string& settings,
+               const std::vector<std::string>& extraArguments = {}) {
+    FakeSetup setup(databaseJson, std::string(kTables) + settings);
+    std::vector<std::string> arguments = {"--config", setup.configPath()};
+    for (const std::string& argument : extraArguments) {
+        arguments.push_back(argument.rfind("state:", 0) == 0
+                                ? setup.write("state.json", argument.substr(6))
+                                : argument);
+    }
+    TapRun run = runTap(arguments);
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    return run;
+}
+
+const char* kUsedLine = "diffgen pages read ahead on the second session: ";
+
+}  // namespace
+
+TEST_CASE("reading ahead serves every page after the first and changes no output") {
+    // 30 events in pages of 4: seven full pages, then two events.
+    TapRun ahead = runWith(database(30), R"(,"page_size":4,"log_level":"debug")");
+    TapRun alone =
+        runWith(database(30), R"(,"page_size":4,"read_ahead":false,"log_level":"debug")");
+    CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
+    CHECK_FALSE(recordsAndStates(ahead).empty());
+    CHECK(ahead.stderrText.find(std::string(kUsedLine) + "7 used, 0 dropped") != std::string::npos);
+    CHECK(ahead.stderrText.find("second session, for reading ahead, connected") !=
+          std::string::npos);
+    CHECK(alone.stderrText.find(kUsedLine) == std::string::npos);
+    CHECK(alone.stderrText.find("second session") == std::string::npos);
+}
+
+TEST_CASE("a lagging stream reads ahead on its own tables and changes no output") {
+    const std::string state = R"(state:{"bookmarks":{"t0":{"replication_key_value":20}}})";
+    TapRun ahead =
+        runWith(database(30), R"(,"page_size":3,"log_level":"debug")", {"--state", state});
+    TapRun alone =
+        runWith(database(30), R"(,"page_size":3,"read_ahead":false)", {"--state", state});
+    CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
+    CHECK(ahead.stderrText.find(kUsedLine) != std::string::npos);
+}
+
+TEST_CASE("a failing second session leaves every page to the main one, nothing lost") {
+    // The second page read is the second session's first: it fails as a server restart would,
+    // and the main session, broken too, reconnects.
+    TapRun run = runWith(database(30, R"(,"lose_connection_at_page":2)"),
+                         R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    CHECK(run.stderrText.find("reading the next diffgen page on a second session failed "
+                              "(server closed the connection unexpectedly); this session reads "
+                              "every page itself") != std::string::npos);
+    CHECK(run.stderrText.find("connection lost") != std::string::npos);
+    CHECK(run.lastState().find(
+              R"("t0":{"replication_key":"diffgen_id","replication_key_value":30})") !=
+          std::string::npos);
+    CHECK(run.lastState().find(
+              R"("t1":{"replication_key":"diffgen_id","replication_key_value":30})") !=
+          std::string::npos);
+    TapRun alone = runWith(database(30), R"(,"page_size":4,"read_ahead":false)");
+    // Every row's last event came through, as in a run that never failed.
+    CHECK(run.records("t0").size() >= alone.records("t0").size());
+    CHECK(run.lastState() == alone.lastState());
+}
+
+TEST_CASE("a page read ahead is handed out only for exactly its query") {
+    FakeSetup setup(database(12), kTables);
+    auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
+    const std::vector<std::pair<std::string, std::string>> options = {
+        {"database", setup.dir() + "/database.json"}};
+    int connects = 0;
+    PageReadAhead readAhead([&] {
+        ++connects;
+        return std::make_unique<DialectConnection>(plugin, options);
+    });
+    const PageQuery first{TableRef{"", "diffgen"}, 0, INT64_MAX, 4, {"t0", "t1"}};
+    PageQuery other = first;
+    other.afterId = 4;
+
+    CHECK_FALSE(readAhead.take(first).has_value());  // nothing started
+    readAhead.start(first);
+    std::optional<EventPage> page = readAhead.take(first);
+    REQUIRE(page.has_value());
+    CHECK(page->size() == 4);
+    CHECK((*page)[0].id == 1);
+    CHECK_FALSE(readAhead.take(first).has_value());  // taken once only
+
+    readAhead.start(first);
+    CHECK_FALSE(readAhead.take(other).has_value());
+    readAhead.start(other);
+    page = readAhead.take(other);
+    REQUIRE(page.has_value());
+    CHECK((*page)[0].id == 5);
+    CHECK(readAhead.pagesServed() == 2);
+    CHECK(readAhead.readsDropped() == 1);
+    CHECK(connects == 1);
+}
+
+TEST_CASE("a second session that cannot connect is not tried again") {
+    int connects = 0;
+    PageReadAhead readAhead([&]() -> std::unique_ptr<DialectConnection> {
+        ++connects;
+        throw std::runtime_error("too many connections");
+    });
+    const PageQuery query{TableRef{"", "diffgen"}, 0, INT64_MAX, 4, {"t0"}};
+    readAhead.start(query);
+    CHECK_FALSE(readAhead.take(query).has_value());
+    readAhead.start(query);
+    CHECK_FALSE(readAhead.take(query).has_value());
+    CHECK(connects == 1);
+}
+
+TEST_CASE("closing while a read runs interrupts it") {
+    FakeSetup setup(database(12, R"(,"page_delay_ms":3000)"), kTables);
+    auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
+    const std::vector<std::pair<std::string, std::string>> options = {
+        {"database", setup.dir() + "/database.json"}};
+    const auto started = std::chrono::steady_clock::now();
+    {
+        PageReadAhead readAhead(
+            [&] { return std::make_unique<DialectConnection>(plugin, options); });
+        readAhead.start(PageQuery{TableRef{"", "diffgen"}, 0, INT64_MAX, 4, {"t0"}});
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    // The read would take 3 s; the destructor cancelled it instead of waiting.
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+}

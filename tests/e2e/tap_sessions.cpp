@@ -1,0 +1,69 @@
+#include "tap_sessions.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tapdiffgen::testing {
+
+std::set<int> clientPorts(int pid) {
+    std::set<std::string> inodes;
+    const std::string fdDir = "/proc/" + std::to_string(pid) + "/fd";
+    if (DIR* dir = opendir(fdDir.c_str())) {
+        while (dirent* entry = readdir(dir)) {
+            char target[128] = {};
+            std::string link = fdDir + "/" + entry->d_name;
+            ssize_t size = readlink(link.c_str(), target, sizeof target - 1);
+            std::string text(target, size > 0 ? static_cast<size_t>(size) : 0);
+            if (text.rfind("socket:[", 0) == 0) inodes.insert(text.substr(8, text.size() - 9));
+        }
+        closedir(dir);
+    }
+    std::set<int> ports;
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::ifstream file(table);
+        std::string line;
+        std::getline(file, line);
+        while (std::getline(file, line)) {
+            std::istringstream fields(line);
+            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+            fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >>
+                timeout >> inode;
+            if (inodes.count(inode))
+                ports.insert(std::stoi(local.substr(local.find(':') + 1), nullptr, 16));
+        }
+    }
+    return ports;
+}
+
+int endSessionsOf(const DatabaseEnv& env, int pid, const std::string& readingTable) {
+    int ended = 0;
+    for (int port : clientPorts(pid)) {
+        if (env.dialect == "postgres") {
+            ended += std::stoi(queryScalar(
+                env,
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
+                "client_port = " +
+                    std::to_string(port) +
+                    (readingTable.empty() ? "" : " AND query LIKE '%" + readingTable + "%'")));
+            continue;
+        }
+        for (const auto& id : queryColumn(
+                 env,
+                 "SELECT id FROM information_schema.PROCESSLIST WHERE HOST LIKE '%:" +
+                     std::to_string(port) + "'" +
+                     (readingTable.empty() ? "" : " AND INFO LIKE '%" + readingTable + "%'"))) {
+            try {
+                exec(env, "KILL CONNECTION " + *id);
+                ++ended;
+            } catch (const std::runtime_error&) {
+                // The session ended between the look-up and the kill.
+            }
+        }
+    }
+    return ended;
+}
+
+}  // namespace tapdiffgen::testing
