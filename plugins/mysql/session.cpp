@@ -8,11 +8,11 @@
 namespace tapdiffgen::mysql {
 namespace {
 
-// A table's fetches use one to four statement shapes (sql_text.hpp). With fewer slots than a
-// page's tables need, every fetch prepared its statement again: at 64 tables, 656 prepares for
-// 656 executions. The server keeps about 150 KiB per cached 256-key fetch statement, so the
-// bound also caps the session's server memory (about 40 MiB).
-constexpr size_t kMaxCachedStatements = 256;
+// The server keeps about 600 bytes per placeholder of a prepared statement (a 256-key fetch
+// about 150 KiB, a 4096-key one about 2.3 MiB), so the cache is bounded by the placeholders it
+// holds: about 40 MiB of server memory. A page's fetches over 64 tables fit (when they did
+// not, every fetch prepared its statement again: 656 prepares for 656 executions).
+constexpr size_t kMaxCachedPlaceholders = 65536;
 constexpr unsigned kCancelConnectTimeoutSeconds = 5;
 // The server's max_allowed_packet decides how big a row may be; the client must not be the
 // tighter limit.
@@ -175,22 +175,27 @@ Statement& Session::prepared(const std::string& sql) {
         statements_.splice(statements_.begin(), statements_, found->second);
         return *statements_.front();
     }
-    if (statements_.size() >= kMaxCachedStatements) evictIdleStatement();
     auto statement = std::make_unique<Statement>(*this, sql);
+    const size_t needed = statement->placeholders();
+    while (cachedPlaceholders_ + needed > kMaxCachedPlaceholders && evictIdleStatement()) {
+    }
+    cachedPlaceholders_ += needed;
     statements_.push_front(std::move(statement));
     bySql_[sql] = statements_.begin();
     return *statements_.front();
 }
 
-void Session::evictIdleStatement() {
+bool Session::evictIdleStatement() {
     for (auto it = statements_.end(); it != statements_.begin();) {
         --it;
         if (!(*it)->busy()) {
+            cachedPlaceholders_ -= (*it)->placeholders();
             bySql_.erase((*it)->sql());
             statements_.erase(it);
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 void Session::interrupt() {

@@ -65,7 +65,8 @@ private:
     void requireTls();
     void configure();
     void run(const char* sql);
-    void evictIdleStatement();
+    /// Closes the least recently used statement not in use; false when every one is.
+    bool evictIdleStatement();
 
     Settings settings_;
     sdk::HostLog log_;
@@ -78,6 +79,7 @@ private:
 
     // Most recently used first; statements are few (one per generated shape and size class).
     std::list<std::unique_ptr<Statement>> statements_;
+    size_t cachedPlaceholders_ = 0;
     std::unordered_map<std::string, std::list<std::unique_ptr<Statement>>::iterator> bySql_;
 };
 

@@ -27,7 +27,7 @@ std::string placeholders(size_t count) {
 }
 
 size_t keyListSize(size_t count) {
-    for (size_t size : {size_t{1}, size_t{16}, size_t{256}}) {
+    for (size_t size : {1, 16, 64, 256, 1024, 2048}) {
         if (count <= size) return size;
     }
     return kMaxKeysPerStatement;

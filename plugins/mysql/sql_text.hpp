@@ -20,9 +20,11 @@ std::string columnList(const std::vector<std::string_view>& columns);
 /// "?, ?, ?" with `count` placeholders (at least one).
 std::string placeholders(size_t count);
 
-/// Key lists are sent in chunks of at most this many keys.
-constexpr size_t kMaxKeysPerStatement = 1024;
-/// The smallest of 1, 16, 256, 1024 that holds `count` keys (count <= kMaxKeysPerStatement).
+/// Key lists are sent in chunks of at most this many keys: a page's keys of one table in one
+/// round trip, as long as they are not more than 4096.
+constexpr size_t kMaxKeysPerStatement = 4096;
+/// The smallest of 1, 16, 64, 256, 1024, 2048, 4096 that holds `count` keys (count <=
+/// kMaxKeysPerStatement).
 size_t keyListSize(size_t count);
 /// The smallest power of two that holds `count` names (at least 1).
 size_t nameListSize(size_t count);

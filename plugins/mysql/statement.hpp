@@ -23,6 +23,8 @@ public:
     Statement& operator=(const Statement&) = delete;
 
     const std::string& sql() const { return sql_; }
+    /// Its number of `?` placeholders.
+    size_t placeholders() const { return mysql_stmt_param_count(stmt_); }
     /// Result columns as the server described them at the last prepare or execute.
     const std::vector<FieldInfo>& fields() const { return fields_; }
     bool busy() const { return busy_; }

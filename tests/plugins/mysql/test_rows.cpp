@@ -73,6 +73,43 @@ TEST_CASE("mysql rows: a 100,000-key batch streams in bounded batches") {
     CHECK(sum == int64_t{100000} * 100001 / 2);
 }
 
+TEST_CASE("mysql rows: statements dropped from the full cache are prepared again when needed") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    createNumbers(db, "tdg_my_numbers_cache");
+    auto conn = mytest::connect(db);
+    // Eleven column orders times two list sizes (2048 and 4096 placeholders): 67,584
+    // placeholders, more than the cache holds, so the early shapes are dropped on the way.
+    const std::vector<std::vector<std::string>> shapes = {{"id"},
+                                                          {"id", "name"},
+                                                          {"id", "note"},
+                                                          {"name", "id"},
+                                                          {"note", "id"},
+                                                          {"id", "name", "note"},
+                                                          {"id", "note", "name"},
+                                                          {"name", "id", "note"},
+                                                          {"name", "note", "id"},
+                                                          {"note", "id", "name"},
+                                                          {"note", "name", "id"}};
+    for (int round = 0; round < 2; ++round) {
+        for (const auto& columns : shapes) {
+            for (int keys : {1500, 3000}) {
+                const size_t idAt =
+                    std::find(columns.begin(), columns.end(), "id") - columns.begin();
+                int64_t rows = 0, sum = 0;
+                conn->fetchRows({"", "tdg_my_numbers_cache"}, columns, "id", rangeKeys(1, keys),
+                                [&](const TdgRowBatch& batch) {
+                                    rows += batch.num_rows;
+                                    for (int64_t r = 0; r < batch.num_rows; ++r) {
+                                        sum += batch.cells[r * batch.num_columns + idAt].i64;
+                                    }
+                                });
+                CHECK(rows == keys);
+                CHECK(sum == int64_t{keys} * (keys + 1) / 2);
+            }
+        }
+    }
+}
+
 TEST_CASE("mysql rows: string keys are bound as text, exactly") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     testing::exec(db, R"SQL(
