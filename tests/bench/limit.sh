@@ -13,7 +13,7 @@
 #           per table and page with all its keys. This is *the limit*.
 #   tap     the statements the tap sends (plugins/*/diffgen.cpp) with their parameters written
 #           in, the fetches as the drivers batch them: PostgreSQL one `= ANY (array)` per table
-#           and page, MariaDB `IN (...)` lists of at most 1024 keys; sent by the same clients.
+#           and page, MariaDB `IN (...)` lists of at most 4096 keys; sent by the same clients.
 readonly LIMIT_INT64_MAX=9223372036854775807
 
 # The drivers' page statements as the tap sends them for this workload: its pages have no gap
@@ -105,7 +105,7 @@ SQL
 }
 
 my_limit_statements() {
-    local form=$1 prefix=$2 tables=$3 names page_sql chunk=1024
+    local form=$1 prefix=$2 tables=$3 names page_sql chunk=4096
     names=$(workload_tables "$prefix" "$tables" | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
     if [[ $form == tap ]]; then
         page_sql="$(my_page_sql "$prefix" "$names");"
