@@ -8,6 +8,7 @@
 #include "sql_text.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/key_run.hpp"
 #include "tap-diffgen/sdk/key_sql.hpp"
 
 namespace tapdiffgen::mysql {
@@ -61,36 +62,64 @@ std::string keyListSql(const std::vector<std::string>& keys, size_t slots) {
 
 }  // namespace
 
+// The keys' longest run of consecutive integers (sdk/key_run.hpp), when the key is one integer
+// column: a text column holding digits would compare as numbers in BETWEEN.
+std::optional<sdk::KeyRun> RowReader::integerKeyRun(const std::string& head,
+                                                    const std::vector<std::string>& keyColumns,
+                                                    const std::vector<std::string_view>& keys,
+                                                    size_t keyIndex) {
+    if (keyColumns.size() != 1) return std::nullopt;
+    std::optional<sdk::KeyRun> run = sdk::longestKeyRun(keys);
+    if (!run) return std::nullopt;
+    const Statement& probe = session_.prepared(head + keyListSql(keyColumns, 1) + " OR " +
+                                               keyColumns[0] + " BETWEEN ? AND ?");
+    if (!probe.fields().at(keyIndex).isInteger()) return std::nullopt;
+    return run;
+}
+
+// Chunks of at most kMaxKeysPerStatement keys, the first also with the run of consecutive keys
+// as a range (then its list may be empty: padded with the run's first key).
 void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
     const size_t width = keyIndices.size();
     const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
-    std::vector<std::string_view> keys = distinctKeys(request.keys, width);
-    const size_t keyCount = keys.size() / width;
+    const std::vector<std::string_view> keys = distinctKeys(request.keys, width);
     std::string head =
         "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table) + " WHERE ";
+    const std::optional<sdk::KeyRun> run =
+        integerKeyRun(head, keyColumns, keys, width == 1 ? keyIndices[0] : 0);
+    const std::vector<std::string_view>& listed = run ? run->outside : keys;
+    const std::string runFirst = run ? std::to_string(run->first) : std::string();
+    const size_t keyCount = listed.size() / width;
     CellWriter::JsonTest json;
     bool jsonKnown = false;
-    for (size_t offset = 0; offset < keyCount; offset += kMaxKeysPerStatement) {
+    for (size_t offset = 0; offset < keyCount || (run && offset == 0);
+         offset += kMaxKeysPerStatement) {
         session_.throwIfCancelled();
-        size_t count = std::min(kMaxKeysPerStatement, keyCount - offset);
-        size_t slots = keyListSize(count);
+        const bool withRun = run && offset == 0;
+        const size_t count = std::min(kMaxKeysPerStatement, keyCount - offset);
+        const size_t slots = keyListSize(std::max<size_t>(count, 1));
         std::string sql = head + keyListSql(keyColumns, slots);
+        if (withRun) sql += " OR " + keyColumns[0] + " BETWEEN ? AND ?";
         if (!jsonKnown) {
             json = catalog_.jsonColumns(request.table, session_.prepared(sql).fields());
             jsonKnown = true;
         }
         Statement& statement = session_.prepared(sql);
         Params params;
-        params.reserve(slots * width);
+        params.reserve(slots * width + 2);
         // Padding repeats the last key: IN ignores duplicates, and one statement serves every
         // chunk of the same size class.
         for (size_t i = 0; i < slots; ++i) {
-            size_t key = offset + std::min(i, count - 1);
             for (size_t c = 0; c < width; ++c) {
-                bindKey(params, keys[key * width + c], statement.fields().at(keyIndices[c]),
-                        request.keyColumns[c]);
+                std::string_view key =
+                    count == 0 ? runFirst : listed[(offset + std::min(i, count - 1)) * width + c];
+                bindKey(params, key, statement.fields().at(keyIndices[c]), request.keyColumns[c]);
             }
+        }
+        if (withRun) {
+            params.addInt64(run->first);
+            params.addInt64(run->last);
         }
         Cursor cursor(statement, params);
         writer_.prepare(cursor.fields(), json, request.table.display());

@@ -2,6 +2,13 @@
 // (scan_table). Both stream rows into the batch builder as they arrive from the server.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tap-diffgen/sdk/key_run.hpp"
+
 #include "catalog.hpp"
 #include "cells.hpp"
 #include "session.hpp"
@@ -18,6 +25,11 @@ public:
     void scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
 
 private:
+    std::optional<sdk::KeyRun> integerKeyRun(const std::string& head,
+                                             const std::vector<std::string>& keyColumns,
+                                             const std::vector<std::string_view>& keys,
+                                             size_t keyIndex);
+
     Session& session_;
     Catalog& catalog_;
     CellWriter writer_;

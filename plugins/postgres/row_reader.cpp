@@ -9,6 +9,7 @@
 #include "pipeline.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/key_run.hpp"
 #include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::postgres {
@@ -167,12 +168,33 @@ std::string keyArray(const sdk::FetchRequest& request, size_t c) {
     return arrayLiteral(values);
 }
 
+// An integer key with a run of consecutive keys: `key = ANY ($1) OR key BETWEEN $2 AND $3`,
+// the run read as one range of the index (sdk/key_run.hpp). Empty otherwise.
+std::string keyRunCondition(const PgColumn& key, const sdk::FetchRequest& request, Params& params) {
+    if (request.keyColumns.size() != 1 || key.conversion != Conversion::Int64) return {};
+    std::optional<sdk::KeyRun> run = sdk::longestKeyRun(request.keys);
+    if (!run) return {};
+    params.add(arrayLiteral(run->outside), key.arrayType);
+    params.add(std::to_string(run->first), oid::kInt8);
+    params.add(std::to_string(run->last), oid::kInt8);
+    return quoted(key.info.name) + " = ANY ($1) OR " + quoted(key.info.name) + " BETWEEN $2 AND $3";
+}
+
 // One-column keys: `key = ANY ($1)`. Composite keys: one array per key column, zipped into
 // rows: `(a, b) IN (SELECT * FROM ROWS FROM (unnest($1), unnest($2)))`, index lookups (or a
 // hash join for many keys), one statement for the whole batch.
 PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequest& request) {
     PlannedFetch fetch;
     fetch.plan = planColumns(description, request.table, request.columns);
+    const std::string head =
+        "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) + " WHERE ";
+    fetch.statement.context = "reading table '" + request.table.display() + "'";
+    const PgColumn& first = columnNamed(description, request.table, request.keyColumns[0]);
+    if (std::string range = keyRunCondition(first, request, fetch.statement.params);
+        !range.empty()) {
+        fetch.statement.sql = head + range;
+        return fetch;
+    }
     std::string operands, arrays;
     for (size_t c = 0; c < request.keyColumns.size(); ++c) {
         const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
@@ -186,9 +208,7 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     std::string where = request.keyColumns.size() == 1
                             ? operands + " = ANY ($1)"
                             : "(" + operands + ") IN (SELECT * FROM ROWS FROM (" + arrays + "))";
-    fetch.statement.sql =
-        "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) + " WHERE " + where;
-    fetch.statement.context = "reading table '" + request.table.display() + "'";
+    fetch.statement.sql = head + where;
     return fetch;
 }
 

@@ -110,6 +110,48 @@ TEST_CASE("mysql rows: statements dropped from the full cache are prepared again
     }
 }
 
+TEST_CASE("mysql rows: a run of consecutive integer keys returns exactly the rows asked for") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    createNumbers(db, "tdg_my_numbers_run");
+    testing::exec(db, "DELETE FROM tdg_my_numbers_run WHERE id BETWEEN 60 AND 69");
+    auto conn = mytest::connect(db);
+    const auto fetched = [&](const std::string& table, const std::vector<std::string>& keys) {
+        testing::Collector collected;
+        conn->fetchRows({"", table}, {"id"}, "id", keys, collected.callback());
+        std::vector<std::string> ids;
+        for (const auto& row : collected.rows) ids.push_back(row[0]);
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    };
+    std::vector<std::string> keys = {"150", "7", "999999"};
+    std::vector<std::string> expected = {"INT64:150", "INT64:7"};
+    for (int k = 50; k <= 120; ++k) {
+        keys.push_back(std::to_string(k));
+        if (k < 60 || k > 69) expected.push_back("INT64:" + std::to_string(k));
+    }
+    std::sort(expected.begin(), expected.end());
+    CHECK(fetched("tdg_my_numbers_run", keys) == expected);
+    // Only the run: the key list is padded with the run's first key.
+    std::vector<std::string> runOnly = rangeKeys(1000, 1063);
+    std::vector<std::string> runRows;
+    for (const auto& key : runOnly) runRows.push_back("INT64:" + key);
+    std::sort(runRows.begin(), runRows.end());
+    CHECK(fetched("tdg_my_numbers_run", runOnly) == runRows);
+
+    // Digits in a text key are texts: '007' is not key 7, whatever a numeric range would say.
+    testing::exec(db, mytest::withTable(R"SQL(
+DROP TABLE IF EXISTS @T;
+CREATE TABLE @T (id VARCHAR(10) PRIMARY KEY);
+INSERT INTO @T SELECT seq FROM seq_1_to_100;
+INSERT INTO @T VALUES ('007'), ('7.0');
+)SQL",
+                                        "tdg_my_text_digits"));
+    std::vector<std::string> textRows;
+    for (const auto& key : rangeKeys(1, 40)) textRows.push_back("TEXT:" + key);
+    std::sort(textRows.begin(), textRows.end());
+    CHECK(fetched("tdg_my_text_digits", rangeKeys(1, 40)) == textRows);
+}
+
 TEST_CASE("mysql rows: string keys are bound as text, exactly") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     testing::exec(db, R"SQL(

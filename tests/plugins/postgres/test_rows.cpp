@@ -42,6 +42,49 @@ INSERT INTO tdg_pg_fetch_int VALUES (1, 'one', NULL), (5, NULL, 5),
     CHECK(none.rows == testing::Rows{{"INT64:1"}});
 }
 
+TEST_CASE("fetch with a run of consecutive integer keys returns exactly the rows asked for") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    // Rows 1..200 but 60..69; an int4 key, compared with the run's int8 bounds.
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_run;
+CREATE TABLE tdg_pg_fetch_run (id int PRIMARY KEY, v text);
+INSERT INTO tdg_pg_fetch_run SELECT g, 'r' || g FROM generate_series(1, 200) g
+ WHERE g NOT BETWEEN 60 AND 69;
+)SQL");
+    auto connection = pgtest::connect(db);
+    const auto fetched = [&](const std::vector<std::string>& keys) {
+        testing::Collector collected;
+        connection->fetchRows({"", "tdg_pg_fetch_run"}, {"id", "v"}, "id", keys,
+                              collected.callback());
+        std::vector<int> ids;
+        for (const auto& row : collected.rows) ids.push_back(std::stoi(row[0].substr(6)));
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    };
+    std::vector<std::string> keys = {"150", "7", "999"};
+    std::vector<int> expected = {7};
+    for (int k = 50; k <= 120; ++k) {
+        keys.push_back(std::to_string(k));
+        if (k < 60 || k > 69) expected.push_back(k);
+    }
+    expected.push_back(150);
+    CHECK(fetched(keys) == expected);
+
+    // The run alone, and a run around a row that exists but is not asked for (no run then).
+    std::vector<std::string> runOnly;
+    std::vector<int> runRows;
+    for (int k = 100; k <= 163; ++k) runOnly.push_back(std::to_string(k)), runRows.push_back(k);
+    CHECK(fetched(runOnly) == runRows);
+    std::vector<std::string> holed;
+    std::vector<int> holedRows;
+    for (int k = 100; k <= 163; ++k) {
+        if (k == 130) continue;
+        holed.push_back(std::to_string(k));
+        holedRows.push_back(k);
+    }
+    CHECK(fetched(holed) == holedRows);
+}
+
 TEST_CASE("fetch by text keys that need array-literal quoting") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     testing::exec(db, R"SQL(
