@@ -60,10 +60,20 @@ std::string keyListSql(const std::vector<std::string>& keys, size_t slots) {
     return "(" + columns + ") IN (" + list + ")";
 }
 
+// The statement of a chunk of `count` keys (padded to its size class), with the key's run as a
+// range when `withRun`; `count` may be 0 beside the run.
+std::string chunkSql(const std::string& head, const std::vector<std::string>& keyColumns,
+                     size_t count, bool withRun) {
+    std::string sql = head + keyListSql(keyColumns, keyListSize(std::max<size_t>(count, 1)));
+    if (withRun) sql += " OR " + keyColumns[0] + " BETWEEN ? AND ?";
+    return sql;
+}
+
 }  // namespace
 
 // The keys' longest run of consecutive integers (sdk/key_run.hpp), when the key is one integer
-// column: a text column holding digits would compare as numbers in BETWEEN.
+// column: a text column holding digits would compare as numbers in BETWEEN. What the column is
+// comes from the first chunk's own statement, which the fetch then runs.
 std::optional<sdk::KeyRun> RowReader::integerKeyRun(const std::string& head,
                                                     const std::vector<std::string>& keyColumns,
                                                     const std::vector<std::string_view>& keys,
@@ -71,9 +81,9 @@ std::optional<sdk::KeyRun> RowReader::integerKeyRun(const std::string& head,
     if (keyColumns.size() != 1) return std::nullopt;
     std::optional<sdk::KeyRun> run = sdk::longestKeyRun(keys);
     if (!run) return std::nullopt;
-    const Statement& probe = session_.prepared(head + keyListSql(keyColumns, 1) + " OR " +
-                                               keyColumns[0] + " BETWEEN ? AND ?");
-    if (!probe.fields().at(keyIndex).isInteger()) return std::nullopt;
+    const size_t firstChunk = std::min(kMaxKeysPerStatement, run->outside.size());
+    const Statement& first = session_.prepared(chunkSql(head, keyColumns, firstChunk, true));
+    if (!first.fields().at(keyIndex).isInteger()) return std::nullopt;
     return run;
 }
 
@@ -99,13 +109,11 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
         const bool withRun = run && offset == 0;
         const size_t count = std::min(kMaxKeysPerStatement, keyCount - offset);
         const size_t slots = keyListSize(std::max<size_t>(count, 1));
-        std::string sql = head + keyListSql(keyColumns, slots);
-        if (withRun) sql += " OR " + keyColumns[0] + " BETWEEN ? AND ?";
+        Statement& statement = session_.prepared(chunkSql(head, keyColumns, count, withRun));
         if (!jsonKnown) {
-            json = catalog_.jsonColumns(request.table, session_.prepared(sql).fields());
+            json = catalog_.jsonColumns(request.table, statement.fields());
             jsonKnown = true;
         }
-        Statement& statement = session_.prepared(sql);
         Params params;
         params.reserve(slots * width + 2);
         // Padding repeats the last key: IN ignores duplicates, and one statement serves every
