@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include "dialect_fixture.hpp"
@@ -15,57 +16,54 @@ namespace {
 
 constexpr int kRows = 3000;
 
-void survivesADroppedConnection(const DatabaseEnv& env, const std::string& prefix) {
+// Replays kRows one-event pages (thousands of statements, so a session ends mid-run) while
+// `endSessions(pid, diffgenTable)` is tried every 10 ms until it ends one; then checks that the
+// run succeeded and every row and the last bookmark came through. `tooLate` says what the
+// failure means when the run ended first.
+TapRun replayWhileEnding(const DatabaseEnv& env, const std::string& prefix,
+                         const std::function<int(int, const std::string&)>& endSessions,
+                         const char* tooLate) {
     JournalledSchema schema(env, prefix);
     const std::string table = schema.createNumberedItems(kRows);
-
     ScratchDir dir;
-    // One event per page: thousands of statements, so the drop lands mid-run.
     const std::string config =
         schema.writeConfig(dir, {table}, R"("page_size":1,"reconnect_max_wait_seconds":1)");
     TapProcess process({"--config", config});
     int ended = 0;
     for (int attempt = 0; attempt < 500 && ended == 0; ++attempt) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        // Once it reads the log, every session of the tap, as a restart would end them.
-        if (endSessionsOf(env, process.pid(), schema.diffgenTable()) > 0) {
-            ended = 1 + endSessionsOf(env, process.pid());
-        }
+        ended = endSessions(process.pid(), schema.diffgenTable());
     }
     TapRun run = process.wait();
-    REQUIRE_MESSAGE(ended > 0, "the tap finished before its session could be ended");
+    REQUIRE_MESSAGE(ended > 0, tooLate);
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
-    CHECK(run.stderrText.find("connection lost") != std::string::npos);
     CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
     CHECK(run.lastState().find("\"replication_key_value\":" + std::to_string(kRows)) !=
           std::string::npos);
+    return run;
+}
+
+void survivesADroppedConnection(const DatabaseEnv& env, const std::string& prefix) {
+    // Once it reads the log, every session of the tap, as a restart would end them.
+    const auto endAll = [&](int pid, const std::string& diffgen) {
+        return endSessionsOf(env, pid, diffgen) > 0 ? 1 + endSessionsOf(env, pid) : 0;
+    };
+    TapRun run = replayWhileEnding(env, prefix, endAll,
+                                   "the tap finished before its session could be ended");
+    CHECK(run.stderrText.find("connection lost") != std::string::npos);
 }
 
 // Only the session that reads ahead is ended; the main one goes on alone.
 void survivesALostReadAheadSession(const DatabaseEnv& env, const std::string& prefix) {
-    JournalledSchema schema(env, prefix);
-    const std::string table = schema.createNumberedItems(kRows);
-
-    ScratchDir dir;
-    const std::string config =
-        schema.writeConfig(dir, {table}, R"("page_size":1,"reconnect_max_wait_seconds":1)");
-    TapProcess process({"--config", config});
-    int ended = 0;
-    for (int attempt = 0; attempt < 500 && ended == 0; ++attempt) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        // The second session connects after the first page: from then on only it reads the log.
-        if (clientPorts(process.pid()).size() < 2) continue;
-        ended = endSessionsOf(env, process.pid(), schema.diffgenTable());
-    }
-    TapRun run = process.wait();
-    REQUIRE_MESSAGE(ended > 0, "the tap finished before its second session could be ended");
-    CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
+    // The second session connects after the first page: from then on only it reads the log.
+    const auto endReadAhead = [&](int pid, const std::string& diffgen) {
+        return clientPorts(pid).size() < 2 ? 0 : endSessionsOf(env, pid, diffgen);
+    };
+    TapRun run = replayWhileEnding(env, prefix, endReadAhead,
+                                   "the tap finished before its second session could be ended");
     CHECK(run.stderrText.find("reading the next diffgen page on a second session failed") !=
           std::string::npos);
     CHECK(run.stderrText.find("connection lost") == std::string::npos);
-    CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
-    CHECK(run.lastState().find("\"replication_key_value\":" + std::to_string(kRows)) !=
-          std::string::npos);
 }
 
 }  // namespace

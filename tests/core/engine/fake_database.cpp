@@ -52,6 +52,33 @@ private:
 
 }  // namespace
 
+std::string numberedDatabase(int tables, int events, const std::string& extra) {
+    std::string json = R"({"tables":{)";
+    for (int t = 0; t < tables; ++t) {
+        if (t > 0) json += ",";
+        json +=
+            "\"t" + std::to_string(t) +
+            R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
+            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
+    }
+    json += R"(},"diffgen":[)";
+    for (int e = 1; e <= events; ++e) {
+        if (e > 1) json += ",";
+        json += "[" + std::to_string(e) + ",\"t" + std::to_string(e % tables) + "\",\"" +
+                std::to_string(e % 3 + 1) + "\",\"u\",\"ts\"]";
+    }
+    return json + "]" + extra + "}";
+}
+
+std::string numberedTablesSetting(int tables) {
+    std::string json = R"("tables":[)";
+    for (int t = 0; t < tables; ++t) {
+        if (t > 0) json += ",";
+        json += R"({"table_name":"t)" + std::to_string(t) + R"(","pk_column":"id"})";
+    }
+    return json + "]";
+}
+
 FakeSetup::FakeSetup(const std::string& databaseJson, const std::string& extraConfig) {
     char pattern[] = "/tmp/tdg-engine-XXXXXX";
     if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");

@@ -24,6 +24,13 @@ private:
     std::string dir_;
 };
 
+/// A fake database of tables t0..t(tables-1), each with rows 1..3 of (id int64 key, v text),
+/// and `events` updates: event e on table t(e % tables), key e % 3 + 1. `extra`: more members
+/// of the file, as JSON text (R"(,"page_delay_ms":300)").
+std::string numberedDatabase(int tables, int events, const std::string& extra = "");
+/// The `tables` setting naming t0..t(tables-1), each keyed by id.
+std::string numberedTablesSetting(int tables);
+
 /// Runs tapMain with these arguments, capturing stdout and stderr.
 TapRun runTap(const std::vector<std::string>& arguments);
 

@@ -19,32 +19,14 @@ using tapdiffgen::core::PageQuery;
 using tapdiffgen::core::PageReadAhead;
 using tapdiffgen::core::TableRef;
 using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::numberedDatabase;
+using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
 using tapdiffgen::testing::TapRun;
 
 namespace {
 
-// Tables t0 and t1, rows 1..3 each; `events` updates alternating between them.
-std::string database(int events, const std::string& extra = "") {
-    std::string json = R"({"tables":{)";
-    for (const char* table : {"t0", "t1"}) {
-        if (table[1] == '1') json += ",";
-        json +=
-            "\"" + std::string(table) +
-            R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
-            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
-    }
-    json += R"(},"diffgen":[)";
-    for (int e = 1; e <= events; ++e) {
-        if (e > 1) json += ",";
-        json += "[" + std::to_string(e) + ",\"t" + std::to_string(e % 2) + "\",\"" +
-                std::to_string(e % 3 + 1) + "\",\"u\",\"ts" + std::to_string(e) + "\"]";
-    }
-    return json + "]" + extra + "}";
-}
-
-const char* kTables =
-    R"("tables":[{"table_name":"t0","pk_column":"id"},{"table_name":"t1","pk_column":"id"}])";
+const std::string kTables = numberedTablesSetting(2);
 
 // RECORD and STATE messages in order, without the time each record was extracted at.
 std::vector<std::string> recordsAndStates(const TapRun& run) {
@@ -64,7 +46,7 @@ std::vector<std::string> recordsAndStates(const TapRun& run) {
 
 TapRun runWith(const std::string& databaseJson, const std::string& settings,
                const std::vector<std::string>& extraArguments = {}) {
-    FakeSetup setup(databaseJson, std::string(kTables) + settings);
+    FakeSetup setup(databaseJson, kTables + settings);
     std::vector<std::string> arguments = {"--config", setup.configPath()};
     for (const std::string& argument : extraArguments) {
         arguments.push_back(argument.rfind("state:", 0) == 0
@@ -82,9 +64,9 @@ const char* kUsedLine = "diffgen pages read ahead on the second session: ";
 
 TEST_CASE("reading ahead serves every page after the first and changes no output") {
     // 30 events in pages of 4: seven full pages, then two events.
-    TapRun ahead = runWith(database(30), R"(,"page_size":4,"log_level":"debug")");
-    TapRun alone =
-        runWith(database(30), R"(,"page_size":4,"read_ahead":false,"log_level":"debug")");
+    TapRun ahead = runWith(numberedDatabase(2, 30), R"(,"page_size":4,"log_level":"debug")");
+    TapRun alone = runWith(numberedDatabase(2, 30),
+                           R"(,"page_size":4,"read_ahead":false,"log_level":"debug")");
     CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
     CHECK_FALSE(recordsAndStates(ahead).empty());
     CHECK(ahead.stderrText.find(std::string(kUsedLine) + "7 used, 0 dropped") != std::string::npos);
@@ -96,10 +78,10 @@ TEST_CASE("reading ahead serves every page after the first and changes no output
 
 TEST_CASE("a lagging stream reads ahead on its own tables and changes no output") {
     const std::string state = R"(state:{"bookmarks":{"t0":{"replication_key_value":20}}})";
-    TapRun ahead =
-        runWith(database(30), R"(,"page_size":3,"log_level":"debug")", {"--state", state});
-    TapRun alone =
-        runWith(database(30), R"(,"page_size":3,"read_ahead":false)", {"--state", state});
+    TapRun ahead = runWith(numberedDatabase(2, 30), R"(,"page_size":3,"log_level":"debug")",
+                           {"--state", state});
+    TapRun alone = runWith(numberedDatabase(2, 30), R"(,"page_size":3,"read_ahead":false)",
+                           {"--state", state});
     CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
     CHECK(ahead.stderrText.find(kUsedLine) != std::string::npos);
 }
@@ -107,7 +89,7 @@ TEST_CASE("a lagging stream reads ahead on its own tables and changes no output"
 TEST_CASE("a failing second session leaves every page to the main one, nothing lost") {
     // The second page read is the second session's first: it fails as a server restart would,
     // and the main session, broken too, reconnects.
-    TapRun run = runWith(database(30, R"(,"lose_connection_at_page":2)"),
+    TapRun run = runWith(numberedDatabase(2, 30, R"(,"lose_connection_at_page":2)"),
                          R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
     CHECK(run.stderrText.find("reading the next diffgen page on a second session failed "
                               "(server closed the connection unexpectedly); this session reads "
@@ -119,14 +101,14 @@ TEST_CASE("a failing second session leaves every page to the main one, nothing l
     CHECK(run.lastState().find(
               R"("t1":{"replication_key":"diffgen_id","replication_key_value":30})") !=
           std::string::npos);
-    TapRun alone = runWith(database(30), R"(,"page_size":4,"read_ahead":false)");
+    TapRun alone = runWith(numberedDatabase(2, 30), R"(,"page_size":4,"read_ahead":false)");
     // Every row's last event came through, as in a run that never failed.
     CHECK(run.records("t0").size() >= alone.records("t0").size());
     CHECK(run.lastState() == alone.lastState());
 }
 
 TEST_CASE("a page read ahead is handed out only for exactly its query") {
-    FakeSetup setup(database(12), kTables);
+    FakeSetup setup(numberedDatabase(2, 12), kTables);
     auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};
@@ -173,7 +155,7 @@ TEST_CASE("a second session that cannot connect is not tried again") {
 }
 
 TEST_CASE("closing while a read runs interrupts it") {
-    FakeSetup setup(database(12, R"(,"page_delay_ms":3000)"), kTables);
+    FakeSetup setup(numberedDatabase(2, 12, R"(,"page_delay_ms":3000)"), kTables);
     auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};

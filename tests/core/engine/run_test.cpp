@@ -11,24 +11,13 @@
 #include "replay/poll_schedule.hpp"
 
 using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::numberedDatabase;
+using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
 
 namespace {
 
-// One table t0 with rows 1..3 and `events` update events spread over them.
-std::string database(int events, const std::string& extra) {
-    std::string json =
-        R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
-        R"({"name":"v","kind":"text"}],"rows":[[1,"a"],[2,"b"],[3,"c"]]}},"diffgen":[)";
-    for (int e = 1; e <= events; ++e) {
-        if (e > 1) json += ",";
-        json +=
-            "[" + std::to_string(e) + ",\"t0\",\"" + std::to_string(e % 3 + 1) + "\",\"u\",\"ts\"]";
-    }
-    return json + "]" + extra + "}";
-}
-
-const char* kTable = R"("tables":[{"table_name":"t0","pk_column":"id"}])";
+const std::string kTable = numberedTablesSetting(1);
 // A loss at the Nth page read hits the page the test means only when the run reads every page
 // itself (read_ahead_test.cpp has the loss of a second session).
 const char* kOneSession = R"(,"read_ahead":false)";
@@ -48,8 +37,8 @@ long summaryCounter(const std::string& stderrText, const std::string& name) {
 TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
     // Pages of 300 ms; the second read fails and the reconnect waits 1 s, so a clock restarted
     // by the reconnect would let the run go on until about 3.6 s.
-    FakeSetup setup(database(60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
-                    std::string(kTable) + kOneSession +
+    FakeSetup setup(numberedDatabase(1, 60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
+                    kTable + kOneSession +
                         R"(,"page_size":4,"max_run_seconds":2,"reconnect_max_wait_seconds":1)");
     const auto started = std::chrono::steady_clock::now();
     auto run = runTap({"--config", setup.configPath()});
@@ -63,9 +52,8 @@ TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
 }
 
 TEST_CASE("the summary counts every attempt of the run, not only the last") {
-    FakeSetup setup(
-        database(20, R"(,"lose_connection_at_page":3)"),
-        std::string(kTable) + kOneSession + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    FakeSetup setup(numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)"),
+                    kTable + kOneSession + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     REQUIRE(run.stderrText.find("connection lost") != std::string::npos);
@@ -113,7 +101,7 @@ TEST_CASE("held ids join one pending range, of which only the gapped parts are r
     FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
                     R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
                         diffgen + R"(],"late":[[2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6]]})",
-                    std::string(kTable) + R"(,"page_size":1)");
+                    kTable + R"(,"page_size":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     std::map<int64_t, int> emitted;

@@ -5,37 +5,11 @@
 #include "engine/fake_database.hpp"
 
 using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::numberedDatabase;
+using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
 
 namespace {
-
-// n tables t0..t(n-1), each with rows 1..3; events spread over them round-robin.
-std::string databaseWithTables(int tables, int events) {
-    std::string json = R"({"tables":{)";
-    for (int t = 0; t < tables; ++t) {
-        if (t > 0) json += ",";
-        json +=
-            "\"t" + std::to_string(t) +
-            R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
-            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
-    }
-    json += R"(},"diffgen":[)";
-    for (int e = 1; e <= events; ++e) {
-        if (e > 1) json += ",";
-        json += "[" + std::to_string(e) + ",\"t" + std::to_string(e % tables) + "\",\"" +
-                std::to_string(e % 3 + 1) + "\",\"u\",\"ts\"]";
-    }
-    return json + "]}";
-}
-
-std::string tablesSetting(int tables) {
-    std::string json = R"("tables":[)";
-    for (int t = 0; t < tables; ++t) {
-        if (t > 0) json += ",";
-        json += R"({"table_name":"t)" + std::to_string(t) + R"(","pk_column":"id"})";
-    }
-    return json + "]";
-}
 
 // A loss at the Nth page read hits the page the test means only when the run reads every page
 // itself (read_ahead_test.cpp has the loss of a second session).
@@ -52,8 +26,8 @@ long counter(const std::string& stderrText, const std::string& name) {
 }  // namespace
 
 TEST_CASE("diffgen queries do not grow with the number of tables") {
-    FakeSetup four(databaseWithTables(4, 64), tablesSetting(4) + R"(,"page_size":8)");
-    FakeSetup sixteen(databaseWithTables(16, 64), tablesSetting(16) + R"(,"page_size":8)");
+    FakeSetup four(numberedDatabase(4, 64), numberedTablesSetting(4) + R"(,"page_size":8)");
+    FakeSetup sixteen(numberedDatabase(16, 64), numberedTablesSetting(16) + R"(,"page_size":8)");
     auto runFour = runTap({"--config", four.configPath()});
     auto runSixteen = runTap({"--config", sixteen.configPath()});
     REQUIRE(runFour.exitCode == 0);
@@ -66,7 +40,7 @@ TEST_CASE("diffgen queries do not grow with the number of tables") {
 }
 
 TEST_CASE("a lagging stream catches up on its own tables, then joins the shared scan") {
-    FakeSetup setup(databaseWithTables(2, 20), tablesSetting(2) + R"(,"page_size":4)");
+    FakeSetup setup(numberedDatabase(2, 20), numberedTablesSetting(2) + R"(,"page_size":4)");
     std::string state =
         setup.write("state.json", R"({"bookmarks":{"t0":{"replication_key_value":20}}})");
     auto run = runTap({"--config", setup.configPath(), "--state", state});
@@ -83,7 +57,7 @@ TEST_CASE("a lagging stream catches up on its own tables, then joins the shared 
 }
 
 TEST_CASE("--test emits one record per stream and no STATE") {
-    FakeSetup setup(databaseWithTables(2, 10), tablesSetting(2));
+    FakeSetup setup(numberedDatabase(2, 10), numberedTablesSetting(2));
     auto run = runTap({"--config", setup.configPath(), "--test"});
     REQUIRE(run.exitCode == 0);
     CHECK(run.records("t0").size() == 1);
@@ -95,7 +69,7 @@ TEST_CASE("--test emits one record per stream and no STATE") {
 }
 
 TEST_CASE("snapshot start emits the table, then replays after the head") {
-    FakeSetup setup(databaseWithTables(1, 5),
+    FakeSetup setup(numberedDatabase(1, 5),
                     R"("tables":[{"table_name":"t0","pk_column":"id","start_from":"snapshot"}])");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
@@ -104,9 +78,8 @@ TEST_CASE("snapshot start emits the table, then replays after the head") {
 }
 
 TEST_CASE("max_run_seconds stops at a page boundary without jumping to the head") {
-    std::string slow = databaseWithTables(1, 40);
-    slow.insert(slow.size() - 1, R"(,"page_delay_ms":300)");
-    FakeSetup setup(slow, tablesSetting(1) + R"(,"page_size":4,"max_run_seconds":1)");
+    FakeSetup setup(numberedDatabase(1, 40, R"(,"page_delay_ms":300)"),
+                    numberedTablesSetting(1) + R"(,"page_size":4,"max_run_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     auto states = run.messages("STATE");
@@ -124,10 +97,9 @@ TEST_CASE("max_run_seconds stops at a page boundary without jumping to the head"
 }
 
 TEST_CASE("a lost connection is re-opened and the sync resumes from the last safe STATE") {
-    std::string flaky = databaseWithTables(1, 20);
-    flaky.insert(flaky.size() - 1, R"(,"lose_connection_at_page":3)");
-    FakeSetup setup(
-        flaky, tablesSetting(1) + kOneSession + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    const std::string flaky = numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)");
+    FakeSetup setup(flaky, numberedTablesSetting(1) + kOneSession +
+                               R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.stderrText.find("connection lost: server closed the connection unexpectedly") !=
@@ -136,10 +108,9 @@ TEST_CASE("a lost connection is re-opened and the sync resumes from the last saf
 }
 
 TEST_CASE("when reconnecting is not allowed the run fails with its last safe STATE written") {
-    std::string flaky = databaseWithTables(1, 20);
-    flaky.insert(flaky.size() - 1, R"(,"lose_connection_at_page":3)");
-    FakeSetup setup(flaky,
-                    tablesSetting(1) + kOneSession + R"(,"page_size":4,"reconnect_attempts":0)");
+    const std::string flaky = numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)");
+    FakeSetup setup(
+        flaky, numberedTablesSetting(1) + kOneSession + R"(,"page_size":4,"reconnect_attempts":0)");
     auto run = runTap({"--config", setup.configPath()});
     CHECK(run.exitCode == 1);
     CHECK(run.stderrText.find("server closed the connection unexpectedly") != std::string::npos);
