@@ -128,8 +128,8 @@ void appendCell(std::string& out, const TdgCell& cell) {
 
 }  // namespace
 
-uint64_t StreamMapper::emitRow(MessageWriter& writer, const TdgCell* cells,
-                               std::string_view tsCreated, std::string_view timeExtracted) {
+uint64_t StreamMapper::emitRow(RecordSink& writer, const TdgCell* cells, std::string_view tsCreated,
+                               std::string_view timeExtracted) {
     std::copy(cells, cells + layout_.columnCount, cells_.begin());
     cells_[layout_.columnCount] = boolCell(false);
     cells_[layout_.columnCount + 1] = textCell(tsCreated);
@@ -155,7 +155,7 @@ TdgCell keyCell(TdgValueKind kind, std::string_view text) {
 
 }  // namespace
 
-uint64_t StreamMapper::emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
+uint64_t StreamMapper::emitTombstone(RecordSink& writer, std::string_view normalizedKey,
                                      const std::vector<std::string>& keyParts,
                                      std::string_view tsCreated, std::string_view deletedAt,
                                      std::string_view timeExtracted) {
@@ -184,7 +184,7 @@ void StreamMapper::failOn(const OutputStream& output, const std::string& propert
                          ": " + problem);
 }
 
-void StreamMapper::writeFlattened(MessageWriter& writer, const OutputStream& output,
+void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output,
                                   const std::vector<std::string>& prefixes, RecordSource& record,
                                   std::string_view timeExtracted) {
     static const Value kNull;
@@ -224,7 +224,7 @@ void StreamMapper::writeFlattened(MessageWriter& writer, const OutputStream& out
     writer.endRecord(timeExtracted);
 }
 
-uint64_t StreamMapper::emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted) {
+uint64_t StreamMapper::emit(RecordSink& writer, bool deleted, std::string_view timeExtracted) {
     uint64_t written = 0;
     Record record(*this);
     for (size_t o = 0; o < outputs_.size(); ++o) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "maps/stream_maps.hpp"
-#include "singer/message_writer.hpp"
+#include "singer/record_sink.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core::maps {
@@ -30,12 +30,12 @@ public:
     const std::vector<OutputStream>& outputs() const { return outputs_; }
 
     /// Emits a live row's records; returns how many were written. Throws StreamMapError.
-    uint64_t emitRow(MessageWriter& writer, const TdgCell* cells, std::string_view tsCreated,
+    uint64_t emitRow(RecordSink& writer, const TdgCell* cells, std::string_view tsCreated,
                      std::string_view timeExtracted);
     /// Emits a tombstone's records (never filtered out): the key's values are keyParts, one per
     /// key column, or the normalised key itself when keyParts is empty (a one-column key).
     /// Throws StreamMapError.
-    uint64_t emitTombstone(MessageWriter& writer, std::string_view normalizedKey,
+    uint64_t emitTombstone(RecordSink& writer, std::string_view normalizedKey,
                            const std::vector<std::string>& keyParts, std::string_view tsCreated,
                            std::string_view deletedAt, std::string_view timeExtracted);
 
@@ -56,8 +56,8 @@ private:
 
     std::string jsonText_;
 
-    uint64_t emit(MessageWriter& writer, bool deleted, std::string_view timeExtracted);
-    void writeFlattened(MessageWriter& writer, const OutputStream& output,
+    uint64_t emit(RecordSink& writer, bool deleted, std::string_view timeExtracted);
+    void writeFlattened(RecordSink& writer, const OutputStream& output,
                         const std::vector<std::string>& prefixes, RecordSource& record,
                         std::string_view timeExtracted);
     [[noreturn]] void failOn(const OutputStream& output, const std::string& property,

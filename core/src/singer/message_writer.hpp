@@ -11,21 +11,22 @@
 #include <vector>
 
 #include "singer/batch_writer.hpp"
+#include "singer/record_sink.hpp"
 
 namespace tapdiffgen::core {
 
-class MessageWriter {
+class MessageWriter : public RecordSink {
 public:
     explicit MessageWriter(int fd = 1, size_t flushThreshold = 1u << 20);
-    ~MessageWriter();
+    ~MessageWriter() override;
 
     void writeSchema(std::string_view stream, std::string_view schemaJson,
                      const std::vector<std::string>& keyProperties);
 
     /// Starts a RECORD line: the caller appends the record object's members to the returned
     /// buffer (no braces), then calls endRecord.
-    std::string& beginRecord(std::string_view stream);
-    void endRecord(std::string_view timeExtracted);
+    std::string& beginRecord(std::string_view stream) override;
+    void endRecord(std::string_view timeExtracted) override;
 
     /// Writes {"type":"STATE","value":<valueJson>} and flushes; a STATE identical to the
     /// previous one is not repeated. Returns whether it wrote one.
