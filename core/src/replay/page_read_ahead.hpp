@@ -9,17 +9,13 @@
 // replay then reads every page itself, and its own session reports a real problem.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <functional>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/session_worker.hpp"
 
 namespace tapdiffgen::core {
 
@@ -37,14 +33,10 @@ struct PageQuery {
 
 class PageReadAhead {
 public:
-    using Connect = std::function<std::unique_ptr<DialectConnection>()>;
+    using Connect = SessionWorker::Connect;
 
     /// Opens its session with `connect` on the first start(), in its own thread.
     explicit PageReadAhead(Connect connect);
-    /// Interrupts a read in flight and closes the session.
-    ~PageReadAhead();
-    PageReadAhead(const PageReadAhead&) = delete;
-    PageReadAhead& operator=(const PageReadAhead&) = delete;
 
     /// Starts reading `query` in the background; a read not taken yet is dropped.
     void start(PageQuery query);
@@ -57,24 +49,16 @@ public:
     uint64_t readsDropped() const { return dropped_; }
 
 private:
-    enum class Slot { Empty, Queued, Reading, Done };
+    /// Ends the pending read without using it.
+    void drop();
 
-    void work();
-    void readQueued(std::unique_lock<std::mutex>& lock);
-
-    Connect connect_;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    Slot slot_ = Slot::Empty;
+    bool pending_ = false;  // a read was started and not taken
     PageQuery query_;
-    std::optional<EventPage> page_;
-    bool failed_ = false;  // the session failed: no more reads
-    bool closing_ = false;
-    std::unique_ptr<DialectConnection> connection_;  // used by the worker thread only
-    DialectConnection* reading_ = nullptr;           // the session a read is running on
+    std::optional<EventPage> page_;  // written by the worker's job
     uint64_t served_ = 0;
     uint64_t dropped_ = 0;
-    std::thread worker_;
+    // Last, so that it is gone (its job interrupted and over) before what the job writes to.
+    SessionWorker worker_;
 };
 
 }  // namespace tapdiffgen::core
