@@ -86,7 +86,7 @@ std::vector<std::pair<std::string, std::string>> connectOptions(const TapConfig&
 
 // ---- end of SSH tunnel ----
 
-enum class Session { Main, ReadAhead };
+enum class Session { Main, ReadAhead, Repull };
 
 // Also every reconnect: the plugin was loaded once, when the configuration was read.
 std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& plugin,
@@ -107,8 +107,10 @@ std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& 
     }
     if (session == Session::Main) {
         log::info("connected to " + connection->serverVersion());
-    } else {
+    } else if (session == Session::ReadAhead) {
         log::debug("second session, for reading ahead, connected");
+    } else {
+        log::debug("another session, for re-pulling rows, connected");
     }
     return connection;
 }
@@ -203,9 +205,10 @@ int runSync(const CommandLine& line, const TapConfig& config,
     if (config.readAhead) {
         connectReadAhead = [&] { return connect(plugin, config, Session::ReadAhead); };
     }
+    Run::Connect connectRepull = [&] { return connect(plugin, config, Session::Repull); };
     Run run(
         runOptionsFrom(config), [&] { return connect(plugin, config); }, writer, streams, state,
-        connectReadAhead);
+        connectReadAhead, connectRepull);
     for (auto& stream : streams) {
         auto bookmark = state.bookmark(stream.definition->name);
         stream.cursor = bookmark.value_or(0);

@@ -77,6 +77,13 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "session as the current page's rows are fetched; false keeps the run to one "
              "session.")
             .defaultJson("true"),
+        Spec("repull_sessions", "integer",
+             "Database sessions a page's rows are re-pulled on at once, the run's own session "
+             "included, each with a share of the page's tables; 1 re-pulls every row on the "
+             "run's own session.")
+            .defaultJson("2")
+            .minimum(1)
+            .maximum(16),
         Spec("add_sdc_deleted_at", "boolean",
              "Add an _sdc_deleted_at column to every stream and set it on deleted "
              "rows.")

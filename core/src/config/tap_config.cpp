@@ -382,6 +382,7 @@ void readSettings(const Object& config, TapConfig& result) {
     result.diffgenTable = textSetting(config, "diffgen_table");
     result.pageSize = integerSetting(config, "page_size");
     result.readAhead = effectiveValue(config, settingSpecs(), "read_ahead").convert<bool>();
+    result.repullSessions = integerSetting(config, "repull_sessions");
     result.addSdcDeletedAt =
         effectiveValue(config, settingSpecs(), "add_sdc_deleted_at").convert<bool>();
     result.logLevel = textSetting(config, "log_level");

@@ -49,6 +49,7 @@ struct TapConfig {
     std::string diffgenTable = "diffgen";
     int64_t pageSize = 10000;
     bool readAhead = true;
+    int64_t repullSessions = 2;
     bool addSdcDeletedAt = true;
     std::string logLevel = "info";
     int64_t maxRunSeconds = 0;

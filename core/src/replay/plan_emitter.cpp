@@ -1,30 +1,99 @@
 #include "replay/plan_emitter.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "replay/repull_shares.hpp"
 #include "replay/row_key.hpp"
 
 namespace tapdiffgen::core {
 
+namespace {
+
+// Below this many keys in a page, handing a share to another thread costs more than it saves.
+constexpr size_t kMinSharedPageKeys = 512;
+
+size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
+    size_t keys = 0;
+    for (const auto& part : parts) keys += part.plan->upserts.size();
+    return keys;
+}
+
+}  // namespace
+
 void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeExtracted) {
-    const size_t chunkSize = static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_));
-    std::vector<Chunk> chunks;
     for (const Part& part : parts) {
         for (const DrivingEvent& event : part.plan->tombstones) {
             emitTombstone(*part.stream, event, event.tsCreated, timeExtracted);
         }
-        for (size_t begin = 0; begin < part.plan->upserts.size(); begin += chunkSize) {
-            size_t end = std::min(part.plan->upserts.size(), begin + chunkSize);
+    }
+    std::vector<Chunk> chunks = cutChunks(parts);
+    if (chunks.empty()) return;
+    std::vector<Share> shares = shareOut(chunks);
+    counters_.repullQueries += chunks.size();
+    fetchShares(chunks, shares, timeExtracted);
+    for (Chunk& chunk : chunks) {
+        chunk.stream->recordCount += chunk.records;
+        counters_.records += chunk.records;
+        for (size_t i = chunk.begin; i < chunk.end; ++i) {
+            if (!chunk.found[i - chunk.begin]) {
+                emitTombstone(*chunk.stream, chunk.plan->upserts[i], timeExtracted, timeExtracted);
+            }
+        }
+    }
+}
+
+std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& parts) const {
+    const size_t pageKeys = keysOf(parts);
+    const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
+    const size_t chunkSize = sharedChunkSize(
+        static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_)), pageKeys, sessions);
+    std::vector<Chunk> chunks;
+    for (const Part& part : parts) {
+        const size_t upserts = part.plan->upserts.size();
+        for (size_t begin = 0; begin < upserts; begin += chunkSize) {
+            const size_t end = std::min(upserts, begin + chunkSize);
             chunks.push_back(
                 Chunk{part.stream, part.plan, begin, end, std::vector<bool>(end - begin, false)});
         }
     }
-    if (chunks.empty()) return;
+    return chunks;
+}
 
+// A stream with maps keeps its chunks on one thread: its mapper is not shared.
+std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& chunks) const {
+    std::vector<size_t> boundaries;
+    size_t pageKeys = 0;
+    for (const Chunk& chunk : chunks) pageKeys += chunk.end - chunk.begin;
+    if (!others_.empty() && pageKeys >= kMinSharedPageKeys) {
+        std::vector<size_t> keys;
+        std::vector<bool> mayStartAt;
+        for (size_t i = 0; i < chunks.size(); ++i) {
+            keys.push_back(chunks[i].end - chunks[i].begin);
+            mayStartAt.push_back(i == 0 || chunks[i].stream != chunks[i - 1].stream ||
+                                 !chunks[i].stream->mapper);
+        }
+        boundaries = shareBoundaries(keys, mayStartAt, 1 + others_.size());
+    }
+    std::vector<Share> shares;
+    size_t begin = 0;
+    for (size_t i = 0; i <= boundaries.size(); ++i) {
+        const size_t end = i < boundaries.size() ? boundaries[i] : chunks.size();
+        shares.push_back(Share{begin, end, i == 0 ? nullptr : others_[i - 1], {}});
+        begin = end;
+    }
+    return shares;
+}
+
+std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const Share& share,
+                                              RecordSink& sink, const std::string& timeExtracted) {
     std::vector<FetchSpec> fetches;
-    fetches.reserve(chunks.size());
-    for (Chunk& chunk : chunks) {
+    fetches.reserve(share.end - share.begin);
+    for (size_t c = share.begin; c < share.end; ++c) {
+        Chunk& chunk = chunks[c];
+        chunk.records = 0;
+        std::fill(chunk.found.begin(), chunk.found.end(), false);
         FetchSpec& fetch = fetches.emplace_back();
         const StreamDefinition& definition = *chunk.stream->definition;
         fetch.table = &definition.table;
@@ -40,20 +109,45 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
                 fetch.keys.insert(fetch.keys.end(), event.keyParts.begin(), event.keyParts.end());
             }
         }
-        fetch.onBatch = [this, &chunk, &timeExtracted](const TdgRowBatch& batch) {
+        fetch.onBatch = [&sink, &chunk, &timeExtracted](const TdgRowBatch& batch) {
             for (int64_t row = 0; row < batch.num_rows; ++row) {
-                emitRow(chunk, batch.cells + row * batch.num_columns, timeExtracted);
+                emitRow(sink, chunk, batch.cells + row * batch.num_columns, timeExtracted);
             }
         };
     }
-    counters_.repullQueries += chunks.size();
-    connection_.fetchRowsMany(fetches);
-    for (Chunk& chunk : chunks) {
-        for (size_t i = chunk.begin; i < chunk.end; ++i) {
-            if (!chunk.found[i - chunk.begin]) {
-                emitTombstone(*chunk.stream, chunk.plan->upserts[i], timeExtracted, timeExtracted);
+    return fetches;
+}
+
+// The other sessions' shares start first, this session's runs meanwhile; then each share is
+// written in order: from its spool, or, when its session failed, re-pulled here.
+void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& shares,
+                              const std::string& timeExtracted) {
+    // Unwinding with shares still running elsewhere: they write into the chunks, so they are
+    // interrupted and waited for before the chunks go.
+    struct RunningShares {
+        std::vector<Share>& shares;
+        ~RunningShares() {
+            for (Share& share : shares) {
+                if (share.running) share.session->abandon();
             }
         }
+    } running{shares};
+    for (size_t s = 1; s < shares.size(); ++s) {
+        Share& share = shares[s];
+        share.fetches = fetchesOf(chunks, share, share.session->spool(), timeExtracted);
+        share.running = share.session->start(share.fetches);
+    }
+    connection_.fetchRowsMany(fetchesOf(chunks, shares[0], writer_, timeExtracted));
+    for (size_t s = 1; s < shares.size(); ++s) {
+        Share& share = shares[s];
+        const bool started = std::exchange(share.running, false);
+        if (started && share.session->finish()) {
+            share.session->spool().writeTo(writer_);
+            ++counters_.sharesElsewhere;
+            continue;
+        }
+        if (started) ++counters_.sharesTakenBack;
+        connection_.fetchRowsMany(fetchesOf(chunks, share, writer_, timeExtracted));
     }
 }
 
@@ -75,7 +169,8 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
 
 // A row whose key was not asked for in this chunk (a case-insensitive collation matching another
 // spelling), or that came twice, is not this event's row: skipped rather than emitted.
-void PlanEmitter::emitRow(Chunk& chunk, const TdgCell* cells, const std::string& timeExtracted) {
+void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
+                          const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
     const RecordRenderer& renderer = stream.renderer;
     auto match = chunk.plan->upsertIndex.find(
@@ -85,18 +180,15 @@ void PlanEmitter::emitRow(Chunk& chunk, const TdgCell* cells, const std::string&
         return;
     }
     chunk.found[match->second - chunk.begin] = true;
+    const std::string_view tsCreated = chunk.plan->upserts[match->second].tsCreated;
     if (stream.mapper) {
-        const uint64_t written = stream.mapper->emitRow(
-            writer_, cells, chunk.plan->upserts[match->second].tsCreated, timeExtracted);
-        stream.recordCount += written;
-        counters_.records += written;
+        chunk.records += stream.mapper->emitRow(sink, cells, tsCreated, timeExtracted);
         return;
     }
-    std::string& out = writer_.beginRecord(stream.definition->name);
-    renderer.appendRow(out, cells, chunk.plan->upserts[match->second].tsCreated);
-    writer_.endRecord(timeExtracted);
-    ++stream.recordCount;
-    ++counters_.records;
+    std::string& out = sink.beginRecord(stream.definition->name);
+    renderer.appendRow(out, cells, tsCreated);
+    sink.endRecord(timeExtracted);
+    ++chunk.records;
 }
 
 }  // namespace tapdiffgen::core

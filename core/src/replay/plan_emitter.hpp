@@ -2,6 +2,10 @@
 // per chunk of keys for inserts and updates, every chunk of the page handed to the plugin at
 // once (it may pipeline them). A key the re-pull does not return is a row that is gone by
 // now, and becomes a tombstone too.
+//
+// With other re-pull sessions, the chunks are shared out between them and this session
+// (repull_shares.hpp): each renders its share's rows on its own thread, and the shares are
+// written in order, so the output is what one session would have written.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +14,7 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/page_plan.hpp"
+#include "replay/repull_session.hpp"
 #include "replay/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
 
@@ -18,12 +23,21 @@ namespace tapdiffgen::core {
 struct EmitCounters {
     uint64_t records = 0;
     uint64_t repullQueries = 0;
+    /// Shares re-pulled on another session, and shares whose session failed (re-pulled here).
+    uint64_t sharesElsewhere = 0;
+    uint64_t sharesTakenBack = 0;
 };
 
 class PlanEmitter {
 public:
-    PlanEmitter(DialectConnection& connection, MessageWriter& writer, int64_t keysPerFetch)
-        : connection_(connection), writer_(writer), keysPerFetch_(keysPerFetch) {}
+    /// `others`: the sessions besides `connection` to share re-pulls with; they must outlive
+    /// the emitter.
+    PlanEmitter(DialectConnection& connection, MessageWriter& writer, int64_t keysPerFetch,
+                RepullSessions others = {})
+        : connection_(connection),
+          writer_(writer),
+          keysPerFetch_(keysPerFetch),
+          others_(std::move(others)) {}
 
     /// One stream's plan for a page.
     struct Part {
@@ -40,23 +54,41 @@ public:
     const EmitCounters& counters() const { return counters_; }
 
 private:
-    DialectConnection& connection_;
-    MessageWriter& writer_;
-    int64_t keysPerFetch_;
-    EmitCounters counters_;
-
-    void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
-                       const std::string& timeExtracted);
-    // A chunk of one stream's upserts, [begin, end), and which of them the re-pull returned.
+    // A chunk of one stream's upserts, [begin, end), which of them the re-pull returned, and
+    // how many records they made (counted here: the chunk may be rendered on another thread).
     struct Chunk {
         StreamRuntime* stream;
         const StreamPlan* plan;
         size_t begin;
         size_t end;
         std::vector<bool> found;
+        uint64_t records = 0;
+    };
+    // Chunks [begin, end) and the session that re-pulls them (null: this one).
+    struct Share {
+        size_t begin;
+        size_t end;
+        RepullSession* session;
+        std::vector<FetchSpec> fetches;
+        bool running = false;
     };
 
-    void emitRow(Chunk& chunk, const TdgCell* cells, const std::string& timeExtracted);
+    DialectConnection& connection_;
+    MessageWriter& writer_;
+    int64_t keysPerFetch_;
+    RepullSessions others_;
+    EmitCounters counters_;
+
+    std::vector<Chunk> cutChunks(const std::vector<Part>& parts) const;
+    std::vector<Share> shareOut(const std::vector<Chunk>& chunks) const;
+    std::vector<FetchSpec> fetchesOf(std::vector<Chunk>& chunks, const Share& share,
+                                     RecordSink& sink, const std::string& timeExtracted);
+    void fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& shares,
+                     const std::string& timeExtracted);
+    void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
+                       const std::string& timeExtracted);
+    static void emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
+                        const std::string& timeExtracted);
 };
 
 }  // namespace tapdiffgen::core

@@ -25,7 +25,8 @@ int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>&
 
 Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
                    std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
-                   RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead)
+                   RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead,
+                   RepullSessions repulls)
     : connection_(connection),
       readAhead_(readAhead),
       writer_(writer),
@@ -33,7 +34,7 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       state_(state),
       options_(std::move(options)),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
-      emitter_(connection, writer, options_.keysPerFetch),
+      emitter_(connection, writer, options_.keysPerFetch, std::move(repulls)),
       clock_(clock),
       stats_(stats),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)) {

@@ -58,10 +58,14 @@ struct ReplayStats {
 /// counters, which belong to the run, carry on.
 class Replayer {
 public:
-    /// readAhead, when given, reads the next page of a backlog on its own session meanwhile.
+    /// readAhead, when given, reads the next page of a backlog on its own session meanwhile;
+    /// a page's re-pulls are shared with the sessions of `repulls`.
     Replayer(DialectConnection& connection, MessageWriter& writer,
              std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
-             RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead = nullptr);
+             RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead = nullptr,
+             RepullSessions repulls = {});
+
+    const EmitCounters& emitCounters() const { return emitter_.counters(); }
 
     /// Runs until the log is drained or the clock says stop (its stopReason() says why).
     /// Writes STATE after every page whose bookmarks changed and once at the end.

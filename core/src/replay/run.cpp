@@ -15,6 +15,23 @@ DialectError reconnectFailed(const DialectError& lost, const DialectError& failu
                         lost.sqlstate(), false);
 }
 
+// The sessions besides the replay's own that re-pulls are shared with: one replay's worth, so a
+// reconnect starts them afresh too.
+class OtherRepullSessions {
+public:
+    OtherRepullSessions(const Run::Connect& connect, int64_t sessions) {
+        for (int64_t i = 1; connect && i < sessions; ++i) {
+            owned_.push_back(std::make_unique<RepullSession>(connect));
+            sessions_.push_back(owned_.back().get());
+        }
+    }
+    const RepullSessions& sessions() const { return sessions_; }
+
+private:
+    std::vector<std::unique_ptr<RepullSession>> owned_;
+    RepullSessions sessions_;
+};
+
 }  // namespace
 
 RunOptions runOptionsFrom(const TapConfig& config) {
@@ -34,14 +51,17 @@ RunOptions runOptionsFrom(const TapConfig& config) {
     options.idleExitSeconds = config.follow ? config.idleExitSeconds : 0;
     options.reconnectAttempts = config.reconnectAttempts;
     options.reconnectMaxWaitSeconds = config.reconnectMaxWaitSeconds;
+    options.repullSessions = config.repullSessions;
     return options;
 }
 
 Run::Run(RunOptions options, Connect connect, MessageWriter& writer,
-         std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead)
+         std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead,
+         Connect connectRepull)
     : options_(std::move(options)),
       connect_(std::move(connect)),
       connectReadAhead_(std::move(connectReadAhead)),
+      connectRepull_(std::move(connectRepull)),
       writer_(writer),
       streams_(streams),
       state_(state),
@@ -62,13 +82,20 @@ void Run::replay(std::unique_ptr<DialectConnection>& connection) {
             }
             std::optional<PageReadAhead> readAhead;
             if (connectReadAhead_) readAhead.emplace(connectReadAhead_);
+            OtherRepullSessions repulls(connectRepull_, options_.repullSessions);
             Replayer replayer(*connection, writer_, streams_, state_, options_.replay, clock_,
-                              stats_, readAhead ? &*readAhead : nullptr);
+                              stats_, readAhead ? &*readAhead : nullptr, repulls.sessions());
             replayer.run();
             if (readAhead) {
                 log::debug("diffgen pages read ahead on the second session: " +
                            std::to_string(readAhead->pagesServed()) + " used, " +
                            std::to_string(readAhead->readsDropped()) + " dropped");
+            }
+            if (!repulls.sessions().empty()) {
+                const EmitCounters& counters = replayer.emitCounters();
+                log::debug("re-pull shares on other sessions: " +
+                           std::to_string(counters.sharesElsewhere) + " read there, " +
+                           std::to_string(counters.sharesTakenBack) + " taken back");
             }
             return;
         } catch (const DialectError& failure) {

@@ -27,6 +27,8 @@ struct RunOptions {
     int64_t idleExitSeconds = 0;
     int64_t reconnectAttempts = 5;
     int64_t reconnectMaxWaitSeconds = 30;
+    /// Sessions a page's re-pulls are shared between, the replay's own one included.
+    int64_t repullSessions = 1;
 };
 
 RunOptions runOptionsFrom(const TapConfig& config);
@@ -36,9 +38,11 @@ public:
     using Connect = std::function<std::unique_ptr<DialectConnection>()>;
 
     /// The clock starts here. connect opens a new connection after a lost one;
-    /// connectReadAhead, when given, the second session each replay reads pages ahead on.
+    /// connectReadAhead, when given, the second session each replay reads pages ahead on;
+    /// connectRepull, when given, each of the other sessions re-pulls are shared with.
     Run(RunOptions options, Connect connect, MessageWriter& writer,
-        std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead = {});
+        std::vector<StreamRuntime>& streams, TapState& state, Connect connectReadAhead = {},
+        Connect connectRepull = {});
 
     const RunOptions& options() const { return options_; }
 
@@ -55,6 +59,7 @@ private:
     RunOptions options_;
     Connect connect_;
     Connect connectReadAhead_;
+    Connect connectRepull_;
     MessageWriter& writer_;
     std::vector<StreamRuntime>& streams_;
     TapState& state_;

@@ -33,7 +33,10 @@
  *
  * Threads
  *   A connection is used by one thread at a time, except TdgDriver.cancel, which may be called
- *   from any thread while another call on the same connection runs.
+ *   from any thread while another call on the same connection runs. The host opens several
+ *   connections of one driver and uses them from different threads at the same time (a run
+ *   reads the next diffgen page and re-pulls shares of a page's rows on sessions of their own),
+ *   so whatever a driver shares between its connections must be safe to use concurrently.
  */
 #ifndef TAP_DIFFGEN_DIALECT_ABI_H
 #define TAP_DIFFGEN_DIALECT_ABI_H

@@ -53,19 +53,30 @@ private:
 }  // namespace
 
 std::string numberedDatabase(int tables, int events, const std::string& extra) {
+    return numberedDatabase(tables, events, NumberedRows{3, 0}, extra);
+}
+
+std::string numberedDatabase(int tables, int events, NumberedRows rows, const std::string& extra) {
     std::string json = R"({"tables":{)";
     for (int t = 0; t < tables; ++t) {
         if (t > 0) json += ",";
         json +=
             "\"t" + std::to_string(t) +
             R"(":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
-            R"("rows":[[1,"a"],[2,"b"],[3,"c"]]})";
+            R"("rows":[)";
+        for (int id = 1; id <= rows.present; ++id) {
+            if (id > 1) json += ",";
+            json += "[" + std::to_string(id) + ",\"v" + std::to_string(t) + "-" +
+                    std::to_string(id) + "\"]";
+        }
+        json += "]}";
     }
     json += R"(},"diffgen":[)";
+    const int keys = rows.present + rows.gone;
     for (int e = 1; e <= events; ++e) {
         if (e > 1) json += ",";
         json += "[" + std::to_string(e) + ",\"t" + std::to_string(e % tables) + "\",\"" +
-                std::to_string(e % 3 + 1) + "\",\"u\",\"ts\"]";
+                std::to_string(e % keys + 1) + "\",\"u\",\"ts\"]";
     }
     return json + "]" + extra + "}";
 }

@@ -28,6 +28,16 @@ private:
 /// and `events` updates: event e on table t(e % tables), key e % 3 + 1. `extra`: more members
 /// of the file, as JSON text (R"(,"page_delay_ms":300)").
 std::string numberedDatabase(int tables, int events, const std::string& extra = "");
+
+/// Rows of each numbered table: ids 1..present exist (v "v<table>-<id>"), and `gone` more
+/// keys have events but no row (deleted since).
+struct NumberedRows {
+    int present;
+    int gone;
+};
+/// The same with these rows: event e is on key e % (present + gone) + 1.
+std::string numberedDatabase(int tables, int events, NumberedRows rows,
+                             const std::string& extra = "");
 /// The `tables` setting naming t0..t(tables-1), each keyed by id.
 std::string numberedTablesSetting(int tables);
 

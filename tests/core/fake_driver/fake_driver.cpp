@@ -15,6 +15,10 @@
 //   "lose_connection_at_page": N  (the Nth page read of the process fails once with a
 //                                  retryable IO error, as a server restart would: every
 //                                  connection open then fails from its next call on)
+//   "lose_connection_at_fetch": N (the same at the Nth re-pull of the process)
+//   "refuse_connection": N        (the Nth connection of the process is refused: too many)
+//   "fail_fetches_on_connection": N (every re-pull of the Nth connection fails with a
+//                                  retryable IO error; the other connections work)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
@@ -30,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -113,7 +118,17 @@ public:
         if (root->has("lose_connection_at_page")) {
             loseAtPage_ = root->getValue<int>("lose_connection_at_page");
         }
+        if (root->has("lose_connection_at_fetch")) {
+            loseAtFetch_ = root->getValue<int>("lose_connection_at_fetch");
+        }
         path_ = path;
+        // Connections are numbered per database file across the process, the first one 1.
+        const int number = countConnection(path);
+        if (root->has("refuse_connection") && root->getValue<int>("refuse_connection") == number) {
+            throw DriverError(TDG_IO, "too many connections", "53300", true);
+        }
+        fetchesFail_ = root->has("fail_fetches_on_connection") &&
+                       root->getValue<int>("fail_fetches_on_connection") == number;
         horizonSupported_ =
             !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
     }
@@ -196,21 +211,33 @@ public:
         {
             std::lock_guard<std::mutex> lock(database_->mutex);
             throwIfRestarted();
+            if (fetchesFail_) {
+                throw DriverError(TDG_IO, "server closed the connection unexpectedly", "08006",
+                                  true);
+            }
+            // Counted per database file across connections, like the page losses.
+            if (loseAtFetch_ > 0 && ++fetchesByDatabase()[path_] == loseAtFetch_) {
+                ++database_->restarts;
+                throwIfRestarted();
+            }
         }
         const FakeTable& fake = find(request.table);
         std::vector<size_t> keyColumns;
         for (std::string_view name : request.keyColumns)
             keyColumns.push_back(columnIndex(fake, name));
+        // A key's column texts joined by a byte no text here holds.
+        std::set<std::string> wanted;
+        for (size_t i = 0; i < request.keyCount(); ++i) {
+            std::string key;
+            for (size_t c = 0; c < keyColumns.size(); ++c) key.append(request.key(i, c)) += '\x1f';
+            wanted.insert(std::move(key));
+        }
         for (const auto& row : fake.rows) {
-            bool wanted = false;
-            for (size_t i = 0; i < request.keyCount() && !wanted; ++i) {
-                wanted = true;
-                for (size_t c = 0; c < keyColumns.size(); ++c) {
-                    wanted = wanted && row->get(static_cast<unsigned>(keyColumns[c])).toString() ==
-                                           request.key(i, c);
-                }
+            std::string key;
+            for (size_t column : keyColumns) {
+                key.append(row->get(static_cast<unsigned>(column)).toString()) += '\x1f';
             }
-            if (wanted) addRow(fake, row, request.columns, rows);
+            if (wanted.count(key) > 0) addRow(fake, row, request.columns, rows);
         }
     }
 
@@ -241,6 +268,8 @@ private:
     bool horizonSupported_ = true;
     int pageDelay_ = 0;
     int loseAtPage_ = 0;
+    int loseAtFetch_ = 0;
+    bool fetchesFail_ = false;  // this connection is broken for re-pulls
     std::string path_;
 
     // The database the open connections to `path` share, or a new one from the file.
@@ -276,6 +305,18 @@ private:
     static std::map<std::string, int>& pagesReadByDatabase() {
         static std::map<std::string, int> pages;
         return pages;
+    }
+
+    static std::map<std::string, int>& fetchesByDatabase() {
+        static std::map<std::string, int> fetches;
+        return fetches;
+    }
+
+    static int countConnection(const std::string& path) {
+        static std::mutex mutex;
+        static std::map<std::string, int> connections;
+        std::lock_guard<std::mutex> lock(mutex);
+        return ++connections[path];
     }
 
     static std::vector<ColumnInfo> diffgenColumns() {

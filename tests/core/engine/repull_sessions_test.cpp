@@ -1,0 +1,231 @@
+// Sharing a page's re-pulls with other sessions changes which session reads a row, never what
+// the run emits: the same records, in the same order, and the same STATEs as one session, with
+// maps too; a share whose session fails is re-pulled on the run's own session.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/fake_database.hpp"
+#include "replay/repull_shares.hpp"
+#include "replay/session_worker.hpp"
+#include "singer/record_spool.hpp"
+
+using tapdiffgen::core::DialectConnection;
+using tapdiffgen::core::DialectError;
+using tapdiffgen::core::RecordSink;
+using tapdiffgen::core::RecordSpool;
+using tapdiffgen::core::SessionWorker;
+using tapdiffgen::core::shareBoundaries;
+using tapdiffgen::core::sharedChunkSize;
+using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::numberedDatabase;
+using tapdiffgen::testing::NumberedRows;
+using tapdiffgen::testing::numberedTablesSetting;
+using tapdiffgen::testing::runTap;
+using tapdiffgen::testing::TapRun;
+
+namespace {
+
+// RECORD and STATE lines in order, without the time each record was extracted at.
+std::vector<std::string> recordsAndStates(const TapRun& run) {
+    std::vector<std::string> out;
+    for (const std::string& line : run.lines) {
+        if (line.find(R"("type":"RECORD")") == std::string::npos &&
+            line.find(R"("type":"STATE")") == std::string::npos) {
+            continue;
+        }
+        std::string kept = line;
+        size_t at = kept.find(R"(,"time_extracted":")");
+        if (at != std::string::npos) kept.erase(at, kept.find('"', at + 19) + 1 - at);
+        out.push_back(kept);
+    }
+    return out;
+}
+
+// 3 tables of 900 rows, 100 more keys gone each, and 6,000 events: pages of 3,000 hold
+// about 1,000 keys a table.
+std::string backlog(const std::string& extra = "") {
+    return numberedDatabase(3, 6000, NumberedRows{900, 100}, extra);
+}
+
+// A row gone is deleted "now" (_sdc_deleted_at), which differs from run to run: left out.
+TapRun runWith(const std::string& databaseJson, const std::string& settings) {
+    FakeSetup setup(databaseJson, numberedTablesSetting(3) +
+                                      R"(,"page_size":3000,"log_level":"debug",)"
+                                      R"("add_sdc_deleted_at":false)" +
+                                      settings);
+    TapRun run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    return run;
+}
+
+std::string stdoutOf(const TapRun& run) {
+    std::string text;
+    for (const std::string& line : run.lines) text += line + "\n";
+    return text;
+}
+
+std::string sharesLine(const std::string& readThere, const std::string& takenBack) {
+    return "re-pull shares on other sessions: " + readThere + " read there, " + takenBack +
+           " taken back";
+}
+
+const char* kFailedWarning =
+    "re-pulling rows on another session failed (server closed the connection unexpectedly); "
+    "this session re-pulls every row itself";
+
+// Writes what it is given into one text, as a writer would, records tagged by stream.
+class TextSink : public RecordSink {
+public:
+    std::string& beginRecord(std::string_view stream) override {
+        text += "<";
+        text += stream;
+        text += ">";
+        return text;
+    }
+    void endRecord(std::string_view timeExtracted) override {
+        text += "@";
+        text += timeExtracted;
+        text += "\n";
+    }
+    std::string text;
+};
+
+}  // namespace
+
+TEST_CASE("shares are contiguous runs of chunks of about as many keys each") {
+    CHECK(shareBoundaries({100, 100, 100, 100}, {true, true, true, true}, 2) ==
+          std::vector<size_t>{2});
+    CHECK(shareBoundaries({100, 100, 100, 100}, {true, true, true, true}, 4) ==
+          std::vector<size_t>{1, 2, 3});
+    CHECK(shareBoundaries({300, 100, 100, 100}, {true, true, true, true}, 2) ==
+          std::vector<size_t>{1});
+    // A chunk a share may not start at (inside a mapped stream) moves the boundary.
+    CHECK(shareBoundaries({100, 100, 100, 100}, {true, true, false, true}, 2) ==
+          std::vector<size_t>{1});
+    // Fewer shares than asked when the chunks do not allow more.
+    CHECK(shareBoundaries({100, 100}, {true, true}, 3) == std::vector<size_t>{1});
+    CHECK(shareBoundaries({100, 100}, {true, false}, 2).empty());
+    CHECK(shareBoundaries({100}, {true}, 2).empty());
+    CHECK(shareBoundaries({}, {}, 2).empty());
+}
+
+TEST_CASE("a large stream is cut into chunks the sessions can share") {
+    CHECK(sharedChunkSize(10000, 9000, 1) == 10000);
+    CHECK(sharedChunkSize(10000, 9000, 2) == 4500);
+    CHECK(sharedChunkSize(10000, 9001, 2) == 4501);
+    CHECK(sharedChunkSize(4000, 9000, 2) == 4000);
+    // Not into statements of a handful of keys.
+    CHECK(sharedChunkSize(10000, 300, 2) == 256);
+}
+
+TEST_CASE("a spool hands its records on exactly as they were written") {
+    TextSink direct;
+    RecordSpool spool;
+    for (RecordSink* sink : {static_cast<RecordSink*>(&direct), static_cast<RecordSink*>(&spool)}) {
+        sink->beginRecord("t0") += R"("id":1)";
+        sink->endRecord("2026-01-01T00:00:00Z");
+        sink->beginRecord("a stream") += R"("id":2,"v":"x")";
+        sink->endRecord("later");
+    }
+    CHECK(spool.size() == 2);
+    TextSink replayed;
+    replayed.text = "before\n";
+    spool.writeTo(replayed);
+    CHECK(replayed.text == "before\n" + direct.text);
+    CHECK(spool.size() == 0);
+    spool.writeTo(replayed);
+    CHECK(replayed.text == "before\n" + direct.text);
+}
+
+TEST_CASE("a worker session that fails refuses every later job") {
+    int connects = 0;
+    SessionWorker worker(
+        [&]() -> std::unique_ptr<DialectConnection> {
+            ++connects;
+            throw DialectError(TDG_IO, "too many connections", "53300", true);
+        },
+        "working", "the caller works");
+    CHECK_FALSE(worker.wait());  // nothing started
+    CHECK(worker.start([](DialectConnection&) {}));
+    CHECK_FALSE(worker.wait());
+    CHECK_FALSE(worker.start([](DialectConnection&) {}));
+    CHECK(connects == 1);
+}
+
+TEST_CASE("sharing re-pulls between sessions changes no output") {
+    TapRun one = runWith(backlog(), R"(,"repull_sessions":1)");
+    TapRun two = runWith(backlog(), "");
+    TapRun four = runWith(backlog(), R"(,"repull_sessions":4)");
+    REQUIRE(recordsAndStates(one).size() > 2000);
+    CHECK(recordsAndStates(two) == recordsAndStates(one));
+    // Shared four ways, a table's keys are cut into two statements, whose rows come back in
+    // another order: the same records and STATEs all the same.
+    std::vector<std::string> fourWays = recordsAndStates(four);
+    std::vector<std::string> oneWay = recordsAndStates(one);
+    std::sort(fourWays.begin(), fourWays.end());
+    std::sort(oneWay.begin(), oneWay.end());
+    CHECK(fourWays == oneWay);
+    CHECK(four.lastState() == one.lastState());
+    // Rows gone since their event are tombstones whichever session looked for them.
+    CHECK(stdoutOf(one).find(R"("id":1000,"v":null,"is_deleted":true)") != std::string::npos);
+    // Two pages, each with a share on every other session.
+    CHECK(two.stderrText.find(sharesLine("2", "0")) != std::string::npos);
+    CHECK(two.stderrText.find("another session, for re-pulling rows, connected") !=
+          std::string::npos);
+    CHECK(four.stderrText.find(sharesLine("6", "0")) != std::string::npos);
+    CHECK(one.stderrText.find("re-pull shares") == std::string::npos);
+    CHECK(one.stderrText.find("for re-pulling rows") == std::string::npos);
+}
+
+TEST_CASE("a page of one table is shared too, and a mapped table stays on one session") {
+    FakeSetup oneTable(numberedDatabase(1, 2000, NumberedRows{1500, 0}),
+                       numberedTablesSetting(1) + R"(,"page_size":2000,"log_level":"debug")");
+    TapRun shared = runTap({"--config", oneTable.configPath()});
+    REQUIRE_MESSAGE(shared.exitCode == 0, shared.stderrText);
+    CHECK(shared.stderrText.find(sharesLine("1", "0")) != std::string::npos);
+
+    const std::string maps =
+        R"J(,"stream_maps":{"t1":{"w":"v + '!'"},"t2":{"__alias__":"two","v":"v.upper()"}})J";
+    TapRun one = runWith(backlog(), R"(,"repull_sessions":1)" + maps);
+    TapRun three = runWith(backlog(), R"(,"repull_sessions":3)" + maps);
+    REQUIRE(stdoutOf(one).find(R"("w":"v1-4!")") != std::string::npos);
+    REQUIRE(stdoutOf(one).find(R"("stream":"two")") != std::string::npos);
+    CHECK(recordsAndStates(three) == recordsAndStates(one));
+    // Each table is a chunk of its own: a share each.
+    CHECK(three.stderrText.find(sharesLine("4", "0")) != std::string::npos);
+}
+
+TEST_CASE("a share whose session fails is re-pulled on the run's own session, nothing lost") {
+    // The second connection is the re-pull session (no read-ahead session here).
+    TapRun failing =
+        runWith(backlog(R"(,"fail_fetches_on_connection":2)"), R"(,"read_ahead":false)");
+    TapRun one = runWith(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
+    CHECK(recordsAndStates(failing) == recordsAndStates(one));
+    CHECK(failing.stderrText.find(kFailedWarning) != std::string::npos);
+    // Warned once; the failed session is not asked again.
+    CHECK(failing.stderrText.find(kFailedWarning) == failing.stderrText.rfind(kFailedWarning));
+    CHECK(failing.stderrText.find(sharesLine("0", "1")) != std::string::npos);
+
+    TapRun refused = runWith(backlog(R"(,"refuse_connection":2)"), R"(,"read_ahead":false)");
+    CHECK(recordsAndStates(refused) == recordsAndStates(one));
+    CHECK(refused.stderrText.find("re-pulling rows on another session failed (cannot connect: "
+                                  "too many connections); this session re-pulls every row "
+                                  "itself") != std::string::npos);
+}
+
+TEST_CASE("losing the server while shares run reconnects and resumes from the last STATE") {
+    // The fourth re-pull of the process: one of the second page's, both sessions at work.
+    TapRun lost = runWith(backlog(R"(,"lose_connection_at_fetch":4)"),
+                          R"(,"read_ahead":false,"reconnect_max_wait_seconds":1)");
+    TapRun clean = runWith(backlog(), R"(,"repull_sessions":1)");
+    CHECK(lost.stderrText.find("connection lost") != std::string::npos);
+    CHECK(lost.lastState() == clean.lastState());
+    // The first page's records, then the second page's again after the reconnect.
+    CHECK(lost.records("t0").size() >= clean.records("t0").size());
+    CHECK(lost.records("t1").size() >= clean.records("t1").size());
+}
