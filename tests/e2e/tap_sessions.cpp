@@ -66,4 +66,34 @@ int endSessionsOf(const DatabaseEnv& env, int pid, const std::string& readingTab
     return ended;
 }
 
+int endNewestSessionOf(const DatabaseEnv& env, int pid) {
+    std::string ports;
+    for (int port : clientPorts(pid)) ports += (ports.empty() ? "" : ",") + std::to_string(port);
+    if (ports.empty()) return 0;
+    if (env.dialect == "postgres") {
+        return std::stoi(queryScalar(
+            env,
+            "SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity "
+            "WHERE client_port IN (" +
+                ports +
+                ") ORDER BY backend_start DESC LIMIT 1) AS "
+                "newest WHERE (SELECT count(*) FROM pg_stat_activity WHERE client_port IN (" +
+                ports + ")) >= 2"));
+    }
+    std::string hosts;
+    for (int port : clientPorts(pid)) {
+        hosts += (hosts.empty() ? "" : " OR ") + std::string("HOST LIKE '%:") +
+                 std::to_string(port) + "'";
+    }
+    const auto ids = queryColumn(
+        env, "SELECT ID FROM information_schema.PROCESSLIST WHERE " + hosts + " ORDER BY ID DESC");
+    if (ids.size() < 2) return 0;
+    try {
+        exec(env, "KILL CONNECTION " + *ids.front());
+        return 1;
+    } catch (const std::runtime_error&) {
+        return 0;  // the session ended between the look-up and the kill
+    }
+}
+
 }  // namespace tapdiffgen::testing

@@ -16,4 +16,7 @@ std::set<int> clientPorts(int pid);
 /// (PostgreSQL: the current or last one; MariaDB: the running one); returns how many.
 int endSessionsOf(const DatabaseEnv& env, int pid, const std::string& readingTable = "");
 
+/// Ends the process's newest server session once it has two or more; returns how many (0 or 1).
+int endNewestSessionOf(const DatabaseEnv& env, int pid);
+
 }  // namespace tapdiffgen::testing
