@@ -82,6 +82,9 @@ report_print() {
         printf " MariaDB's InnoDB buffer pool: %s MiB." \
             "$(($(my_admin -e "SELECT @@innodb_buffer_pool_size") / 1048576))"
     fi
+    if [[ " $* " == *" pg "* ]]; then
+        printf " PostgreSQL's shared_buffers: %s." "$(pg_admin -At -c 'SHOW shared_buffers')"
+    fi
     printf '\n\n'
     printf '| database | events × tables | tap events/s | tap records/s | tap peak RSS |'
     printf ' diffgen / re-pull queries | JSON export rows/s | tap ÷ export |'
