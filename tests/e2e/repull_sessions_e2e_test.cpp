@@ -48,22 +48,6 @@ struct TakingTurns {
     }
 };
 
-// RECORD and STATE lines in order, without the time each record was extracted at.
-std::vector<std::string> recordsAndStates(const TapRun& run) {
-    std::vector<std::string> out;
-    for (const std::string& line : run.lines) {
-        if (line.find(R"("type":"RECORD")") == std::string::npos &&
-            line.find(R"("type":"STATE")") == std::string::npos) {
-            continue;
-        }
-        std::string kept = line;
-        size_t at = kept.find(R"(,"time_extracted":")");
-        if (at != std::string::npos) kept.erase(at, kept.find('"', at + 19) + 1 - at);
-        out.push_back(kept);
-    }
-    return out;
-}
-
 void sameOutputAsOneSession(const DatabaseEnv& env, const std::string& prefix) {
     TakingTurns tables(env, prefix);
     // Updates and deletes after the inserts: a row inserted in one page may be gone by the
@@ -77,8 +61,8 @@ void sameOutputAsOneSession(const DatabaseEnv& env, const std::string& prefix) {
     TapRun two = tables.start(dir, common + R"("repull_sessions":2)").wait();
     REQUIRE_MESSAGE(one.exitCode == 0, one.stderrText);
     REQUIRE_MESSAGE(two.exitCode == 0, two.stderrText);
-    CHECK(recordsAndStates(one).size() > static_cast<size_t>(2 * kRowsPerTable));
-    CHECK(recordsAndStates(two) == recordsAndStates(one));
+    CHECK(one.recordsAndStates().size() > static_cast<size_t>(2 * kRowsPerTable));
+    CHECK(two.recordsAndStates() == one.recordsAndStates());
     CHECK(emittedIds(two, tables.second).size() == static_cast<size_t>(kRowsPerTable));
     CHECK(two.stderrText.find("re-pull shares on other sessions: ") != std::string::npos);
     CHECK(two.stderrText.find("re-pull shares on other sessions: 0 read there") ==

@@ -63,4 +63,22 @@ std::string TapRun::lastState() const {
     return out.str();
 }
 
+std::vector<std::string> TapRun::recordsAndStates() const {
+    std::vector<std::string> out;
+    for (const std::string& line : lines) {
+        if (line.find(R"("type":"RECORD")") == std::string::npos &&
+            line.find(R"("type":"STATE")") == std::string::npos) {
+            continue;
+        }
+        std::string kept = line;
+        const std::string member = R"(,"time_extracted":")";
+        size_t at = kept.find(member);
+        if (at != std::string::npos) {
+            kept.erase(at, kept.find('"', at + member.size()) + 1 - at);
+        }
+        out.push_back(kept);
+    }
+    return out;
+}
+
 }  // namespace tapdiffgen::testing

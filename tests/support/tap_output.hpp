@@ -21,6 +21,9 @@ struct TapRun {
     std::vector<Poco::JSON::Object::Ptr> records(const std::string& stream) const;
     /// The value of the last STATE message, as compact JSON ("" if none).
     std::string lastState() const;
+    /// The RECORD and STATE lines in order, without the time each record was extracted at:
+    /// what two runs over the same backlog must agree on.
+    std::vector<std::string> recordsAndStates() const;
 
     /// Reads the output as a target would after a kill: line by line up to the first that is
     /// cut short, handing each RECORD of `stream` to onRecord. Returns the value of the last

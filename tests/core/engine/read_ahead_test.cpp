@@ -28,22 +28,6 @@ namespace {
 
 const std::string kTables = numberedTablesSetting(2);
 
-// RECORD and STATE messages in order, without the time each record was extracted at.
-std::vector<std::string> recordsAndStates(const TapRun& run) {
-    std::vector<std::string> out;
-    for (const std::string& line : run.lines) {
-        if (line.find(R"("type":"RECORD")") == std::string::npos &&
-            line.find(R"("type":"STATE")") == std::string::npos) {
-            continue;
-        }
-        std::string kept = line;
-        size_t at = kept.find(R"(,"time_extracted":")");
-        if (at != std::string::npos) kept.erase(at, kept.find('"', at + 19) + 1 - at);
-        out.push_back(kept);
-    }
-    return out;
-}
-
 TapRun runWith(const std::string& databaseJson, const std::string& settings,
                const std::vector<std::string>& extraArguments = {}) {
     FakeSetup setup(databaseJson, kTables + settings);
@@ -67,8 +51,8 @@ TEST_CASE("reading ahead serves every page after the first and changes no output
     TapRun ahead = runWith(numberedDatabase(2, 30), R"(,"page_size":4,"log_level":"debug")");
     TapRun alone = runWith(numberedDatabase(2, 30),
                            R"(,"page_size":4,"read_ahead":false,"log_level":"debug")");
-    CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
-    CHECK_FALSE(recordsAndStates(ahead).empty());
+    CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
+    CHECK_FALSE(ahead.recordsAndStates().empty());
     CHECK(ahead.stderrText.find(std::string(kUsedLine) + "7 used, 0 dropped") != std::string::npos);
     CHECK(ahead.stderrText.find("second session, for reading ahead, connected") !=
           std::string::npos);
@@ -82,7 +66,7 @@ TEST_CASE("a lagging stream reads ahead on its own tables and changes no output"
                            {"--state", state});
     TapRun alone = runWith(numberedDatabase(2, 30), R"(,"page_size":3,"read_ahead":false)",
                            {"--state", state});
-    CHECK(recordsAndStates(ahead) == recordsAndStates(alone));
+    CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
     CHECK(ahead.stderrText.find(kUsedLine) != std::string::npos);
 }
 

@@ -30,22 +30,6 @@ using tapdiffgen::testing::TapRun;
 
 namespace {
 
-// RECORD and STATE lines in order, without the time each record was extracted at.
-std::vector<std::string> recordsAndStates(const TapRun& run) {
-    std::vector<std::string> out;
-    for (const std::string& line : run.lines) {
-        if (line.find(R"("type":"RECORD")") == std::string::npos &&
-            line.find(R"("type":"STATE")") == std::string::npos) {
-            continue;
-        }
-        std::string kept = line;
-        size_t at = kept.find(R"(,"time_extracted":")");
-        if (at != std::string::npos) kept.erase(at, kept.find('"', at + 19) + 1 - at);
-        out.push_back(kept);
-    }
-    return out;
-}
-
 // 3 tables of 900 rows, 100 more keys gone each, and 6,000 events: pages of 3,000 hold
 // about 1,000 keys a table.
 std::string backlog(const std::string& extra = "") {
@@ -161,12 +145,12 @@ TEST_CASE("sharing re-pulls between sessions changes no output") {
     TapRun one = runWith(backlog(), R"(,"repull_sessions":1)");
     TapRun two = runWith(backlog(), "");
     TapRun four = runWith(backlog(), R"(,"repull_sessions":4)");
-    REQUIRE(recordsAndStates(one).size() > 2000);
-    CHECK(recordsAndStates(two) == recordsAndStates(one));
+    REQUIRE(one.recordsAndStates().size() > 2000);
+    CHECK(two.recordsAndStates() == one.recordsAndStates());
     // Shared four ways, a table's keys are cut into two statements, whose rows come back in
     // another order: the same records and STATEs all the same.
-    std::vector<std::string> fourWays = recordsAndStates(four);
-    std::vector<std::string> oneWay = recordsAndStates(one);
+    std::vector<std::string> fourWays = four.recordsAndStates();
+    std::vector<std::string> oneWay = one.recordsAndStates();
     std::sort(fourWays.begin(), fourWays.end());
     std::sort(oneWay.begin(), oneWay.end());
     CHECK(fourWays == oneWay);
@@ -195,7 +179,7 @@ TEST_CASE("a page of one table is shared too, and a mapped table stays on one se
     TapRun three = runWith(backlog(), R"(,"repull_sessions":3)" + maps);
     REQUIRE(stdoutOf(one).find(R"("w":"v1-4!")") != std::string::npos);
     REQUIRE(stdoutOf(one).find(R"("stream":"two")") != std::string::npos);
-    CHECK(recordsAndStates(three) == recordsAndStates(one));
+    CHECK(three.recordsAndStates() == one.recordsAndStates());
     // Each table is a chunk of its own: a share each.
     CHECK(three.stderrText.find(sharesLine("4", "0")) != std::string::npos);
 }
@@ -205,14 +189,14 @@ TEST_CASE("a share whose session fails is re-pulled on the run's own session, no
     TapRun failing =
         runWith(backlog(R"(,"fail_fetches_on_connection":2)"), R"(,"read_ahead":false)");
     TapRun one = runWith(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
-    CHECK(recordsAndStates(failing) == recordsAndStates(one));
+    CHECK(failing.recordsAndStates() == one.recordsAndStates());
     CHECK(failing.stderrText.find(kFailedWarning) != std::string::npos);
     // Warned once; the failed session is not asked again.
     CHECK(failing.stderrText.find(kFailedWarning) == failing.stderrText.rfind(kFailedWarning));
     CHECK(failing.stderrText.find(sharesLine("0", "1")) != std::string::npos);
 
     TapRun refused = runWith(backlog(R"(,"refuse_connection":2)"), R"(,"read_ahead":false)");
-    CHECK(recordsAndStates(refused) == recordsAndStates(one));
+    CHECK(refused.recordsAndStates() == one.recordsAndStates());
     CHECK(refused.stderrText.find("re-pulling rows on another session failed (cannot connect: "
                                   "too many connections); this session re-pulls every row "
                                   "itself") != std::string::npos);
