@@ -28,6 +28,10 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
             emitTombstone(*part.stream, event, event.tsCreated, timeExtracted);
         }
     }
+    // A session that failed re-pulls nothing more: the page is cut for those that remain.
+    others_.erase(std::remove_if(others_.begin(), others_.end(),
+                                 [](RepullSession* session) { return !session->usable(); }),
+                  others_.end());
     std::vector<Chunk> chunks = cutChunks(parts);
     if (chunks.empty()) return;
     std::vector<Share> shares = shareOut(chunks);

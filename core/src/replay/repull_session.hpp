@@ -20,6 +20,9 @@ public:
     /// Where the fetches handed to start() must render their rows.
     RecordSpool& spool() { return spool_; }
 
+    /// False once the session has failed: its shares are this session's from then on.
+    bool usable() { return worker_.usable(); }
+
     /// Starts `fetches` in the worker's thread, where their callbacks run; they must outlive
     /// finish(). False when the session has failed: nothing was started.
     bool start(const std::vector<FetchSpec>& fetches);

@@ -32,6 +32,11 @@ bool SessionWorker::start(Job job) {
     return true;
 }
 
+bool SessionWorker::usable() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !failed_;
+}
+
 bool SessionWorker::withdraw() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (state_ != State::Queued) return false;

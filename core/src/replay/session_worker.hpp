@@ -36,6 +36,8 @@ public:
     /// Queues `job` once the running one, if any, is over; a queued job not started yet is
     /// replaced. False when the session has failed: nothing is queued.
     bool start(Job job);
+    /// False once the session has failed: start() refuses every job.
+    bool usable();
     /// Takes back the queued job if it has not started: whether it was taken back.
     bool withdraw();
     /// Interrupts the running job, if any (DialectConnection::cancel); wait() still follows.
