@@ -1322,8 +1322,9 @@ Value md5(const Value& v) {
     return Value::fromString(Poco::DigestEngine::digestToHex(engine.digest()));
 }
 
+// One per thread: streams with maps may be re-pulled on threads of their own at once.
 std::mt19937_64& randomEngine() {
-    static std::mt19937_64 engine{std::random_device{}()};
+    thread_local std::mt19937_64 engine{std::random_device{}()};
     return engine;
 }
 
