@@ -15,10 +15,10 @@ using namespace tapdiffgen::testing;
 
 namespace {
 
-constexpr int kRowsPerTable = 20000;
-constexpr int kBatch = 500;
+constexpr int kRowsPerTable = 9000;
+constexpr int kBatch = 300;
 
-// Two tables filled in turns of kBatch rows, so that a page of 1,000 events holds 500 keys of
+// Two tables filled in turns of kBatch rows, so that a page of 600 events holds 300 keys of
 // each: the first table is the run's own session's share, the second the other session's.
 struct TakingTurns {
     JournalledSchema schema;
@@ -44,7 +44,7 @@ struct TakingTurns {
 
     TapProcess start(const ScratchDir& dir, const std::string& extra) const {
         return TapProcess(
-            {"--config", schema.writeConfig(dir, {first, second}, R"("page_size":1000,)" + extra)});
+            {"--config", schema.writeConfig(dir, {first, second}, R"("page_size":600,)" + extra)});
     }
 };
 
