@@ -32,9 +32,11 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
     others_.erase(std::remove_if(others_.begin(), others_.end(),
                                  [](RepullSession* session) { return !session->usable(); }),
                   others_.end());
-    std::vector<Chunk> chunks = cutChunks(parts);
+    const size_t pageKeys = keysOf(parts);
+    const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
+    std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessions);
     if (chunks.empty()) return;
-    std::vector<Share> shares = shareOut(chunks);
+    std::vector<Share> shares = shareOut(chunks, sessions);
     counters_.repullQueries += chunks.size();
     fetchShares(chunks, shares, timeExtracted);
     for (Chunk& chunk : chunks) {
@@ -48,9 +50,8 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
     }
 }
 
-std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& parts) const {
-    const size_t pageKeys = keysOf(parts);
-    const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
+std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& parts,
+                                                       size_t pageKeys, size_t sessions) const {
     const size_t chunkSize = sharedChunkSize(
         static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_)), pageKeys, sessions);
     std::vector<Chunk> chunks;
@@ -66,11 +67,10 @@ std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& 
 }
 
 // A stream with maps keeps its chunks on one thread: its mapper is not shared.
-std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& chunks) const {
+std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& chunks,
+                                                      size_t sessions) const {
     std::vector<size_t> boundaries;
-    size_t pageKeys = 0;
-    for (const Chunk& chunk : chunks) pageKeys += chunk.end - chunk.begin;
-    if (!others_.empty() && pageKeys >= kMinSharedPageKeys) {
+    if (sessions > 1) {
         std::vector<size_t> keys;
         std::vector<bool> mayStartAt;
         for (size_t i = 0; i < chunks.size(); ++i) {
@@ -78,7 +78,7 @@ std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& 
             mayStartAt.push_back(i == 0 || chunks[i].stream != chunks[i - 1].stream ||
                                  !chunks[i].stream->mapper);
         }
-        boundaries = shareBoundaries(keys, mayStartAt, 1 + others_.size());
+        boundaries = shareBoundaries(keys, mayStartAt, sessions);
     }
     std::vector<Share> shares;
     size_t begin = 0;

@@ -79,8 +79,10 @@ private:
     RepullSessions others_;
     EmitCounters counters_;
 
-    std::vector<Chunk> cutChunks(const std::vector<Part>& parts) const;
-    std::vector<Share> shareOut(const std::vector<Chunk>& chunks) const;
+    // `sessions`: how many sessions this page is shared between (1: this one alone).
+    std::vector<Chunk> cutChunks(const std::vector<Part>& parts, size_t pageKeys,
+                                 size_t sessions) const;
+    std::vector<Share> shareOut(const std::vector<Chunk>& chunks, size_t sessions) const;
     std::vector<FetchSpec> fetchesOf(std::vector<Chunk>& chunks, const Share& share,
                                      RecordSink& sink, const std::string& timeExtracted);
     void fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& shares,
