@@ -22,14 +22,17 @@ public:
     OtherRepullSessions(const Run::Connect& connect, int64_t sessions) {
         for (int64_t i = 1; connect && i < sessions; ++i) {
             owned_.push_back(std::make_unique<RepullSession>(connect));
-            sessions_.push_back(owned_.back().get());
         }
     }
-    const RepullSessions& sessions() const { return sessions_; }
+    RepullSessions sessions() const {
+        RepullSessions sessions;
+        for (const auto& session : owned_) sessions.push_back(session.get());
+        return sessions;
+    }
+    bool empty() const { return owned_.empty(); }
 
 private:
     std::vector<std::unique_ptr<RepullSession>> owned_;
-    RepullSessions sessions_;
 };
 
 }  // namespace
@@ -91,7 +94,7 @@ void Run::replay(std::unique_ptr<DialectConnection>& connection) {
                            std::to_string(readAhead->pagesServed()) + " used, " +
                            std::to_string(readAhead->readsDropped()) + " dropped");
             }
-            if (!repulls.sessions().empty()) {
+            if (!repulls.empty()) {
                 const EmitCounters& counters = replayer.emitCounters();
                 log::debug("re-pull shares on other sessions: " +
                            std::to_string(counters.sharesElsewhere) + " read there, " +
