@@ -123,7 +123,7 @@ public:
         }
         path_ = path;
         // Connections are numbered per database file across the process, the first one 1.
-        const int number = countConnection(path);
+        const int number = count(Tally::Connections, path);
         if (root->has("refuse_connection") && root->getValue<int>("refuse_connection") == number) {
             throw DriverError(TDG_IO, "too many connections", "53300", true);
         }
@@ -165,7 +165,7 @@ public:
         std::lock_guard<std::mutex> lock(database_->mutex);
         throwIfRestarted();
         // Counted per database file across connections: the loss happens once per process.
-        int pagesRead = ++pagesReadByDatabase()[path_];
+        int pagesRead = count(Tally::PagesRead, path_);
         if (loseAtPage_ > 0 && pagesRead == loseAtPage_) {
             ++database_->restarts;
             throwIfRestarted();
@@ -216,7 +216,7 @@ public:
                                   true);
             }
             // Counted per database file across connections, like the page losses.
-            if (loseAtFetch_ > 0 && ++fetchesByDatabase()[path_] == loseAtFetch_) {
+            if (loseAtFetch_ > 0 && count(Tally::Fetches, path_) == loseAtFetch_) {
                 ++database_->restarts;
                 throwIfRestarted();
             }
@@ -302,21 +302,13 @@ private:
         }
     }
 
-    static std::map<std::string, int>& pagesReadByDatabase() {
-        static std::map<std::string, int> pages;
-        return pages;
-    }
-
-    static std::map<std::string, int>& fetchesByDatabase() {
-        static std::map<std::string, int> fetches;
-        return fetches;
-    }
-
-    static int countConnection(const std::string& path) {
+    // What is counted per database file across the process's connections, each from 1.
+    enum class Tally { Connections, PagesRead, Fetches };
+    static int count(Tally tally, const std::string& path) {
         static std::mutex mutex;
-        static std::map<std::string, int> connections;
+        static std::map<std::pair<Tally, std::string>, int> counts;
         std::lock_guard<std::mutex> lock(mutex);
-        return ++connections[path];
+        return ++counts[{tally, path}];
     }
 
     static std::vector<ColumnInfo> diffgenColumns() {
