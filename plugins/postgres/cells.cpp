@@ -1,5 +1,6 @@
 #include "cells.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "tap-diffgen/sdk/errors.hpp"
@@ -35,7 +36,9 @@ bool appendUnhexed(std::string_view text, std::string& out) {
 bool isPlainDate(std::string_view text) {
     size_t dash = text.find('-');
     if (dash == std::string_view::npos || dash < 4 || text.size() != dash + 6) return false;
-    return text.find_first_not_of("0123456789-") == std::string_view::npos;
+    // Not find_first_not_of: it searches its set once per character.
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
 }
 
 }  // namespace

@@ -63,6 +63,17 @@ namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+// The first character of `text` that `is` accepts, or npos. std::string_view's
+// find_first_of(set) searches the set once per character, a memchr call each: 6% of a
+// PostgreSQL replay's instructions, which converts a timestamp a row and one an event.
+template <typename Predicate>
+size_t findFirst(std::string_view text, Predicate is) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (is(text[i])) return i;
+    }
+    return std::string_view::npos;
+}
+
 // Appends ".ffffff": the fraction padded to microseconds, so every timestamp has one shape.
 void appendFraction(std::string_view fraction, std::string& out) {
     out.push_back('.');
@@ -73,16 +84,18 @@ void appendFraction(std::string_view fraction, std::string& out) {
 }  // namespace
 
 bool appendIsoTimestamp(std::string_view text, std::string& out) {
-    size_t separator = text.find_first_of(" T");
+    size_t separator = findFirst(text, [](char c) { return c == ' ' || c == 'T'; });
     if (separator == std::string_view::npos || separator < 10) return false;
     if (text.size() >= 3 && text.substr(text.size() - 3) == " BC") return false;
     std::string_view date = text.substr(0, separator);
-    if (date.find_first_not_of("0123456789-") != std::string_view::npos) return false;
+    if (findFirst(date, [](char c) { return !isDigit(c) && c != '-'; }) != std::string_view::npos) {
+        return false;
+    }
     if (date.size() >= 10 && date.substr(date.size() - 5) == "00-00") return false;
     if (date.size() >= 10 && date.substr(date.size() - 2) == "00") return false;
 
     std::string_view rest = text.substr(separator + 1);
-    size_t offsetAt = rest.find_first_of("+-Z");
+    size_t offsetAt = findFirst(rest, [](char c) { return c == '+' || c == '-' || c == 'Z'; });
     std::string_view clock = rest.substr(0, offsetAt);
     std::string_view offset = offsetAt == std::string_view::npos ? "" : rest.substr(offsetAt);
     if (clock.size() < 8 || !isDigit(clock[0])) return false;

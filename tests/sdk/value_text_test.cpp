@@ -10,6 +10,7 @@
 #include "tap-diffgen/sdk/values.hpp"
 
 using tapdiffgen::sdk::appendIsoFromFields;
+using tapdiffgen::sdk::appendIsoTimestamp;
 using tapdiffgen::sdk::DateTimeFields;
 using tapdiffgen::sdk::DriverError;
 using tapdiffgen::sdk::jsonNumberFromDecimal;
@@ -33,6 +34,12 @@ DateTimeFields at(int year, unsigned month, unsigned day, unsigned hour = 0, uns
 DateTimeFields withOffset(DateTimeFields fields, int minutes) {
     fields.utcOffsetMinutes = minutes;
     return fields;
+}
+
+std::string iso(std::string_view serverText) {
+    std::string out = "<";
+    if (!appendIsoTimestamp(serverText, out)) return out == "<" ? "rejected" : "touched";
+    return out.substr(1);
 }
 
 std::string text(TdgValueKind kind, const DateTimeFields& fields) {
@@ -93,6 +100,23 @@ TEST_CASE("appendIsoFromFields refuses fields out of range and leaves the output
     CHECK(text(TDG_KIND_TIMESTAMPTZ, withOffset(at(2024, 1, 1), 24 * 60)) == "rejected");
     CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(9999, 12, 31, 23, 0), -120)) == "rejected");
     CHECK(text(TDG_KIND_TEXT, at(2024, 1, 1)) == "rejected");
+}
+
+TEST_CASE("appendIsoTimestamp writes a server's timestamp text in the ABI's form") {
+    CHECK(iso("2024-02-29 13:14:15.5+00") == "2024-02-29T13:14:15.500000+00:00");
+    CHECK(iso("2024-02-29 13:14:15") == "2024-02-29T13:14:15.000000");
+    CHECK(iso("2024-02-29T13:14:15.1234567Z") == "2024-02-29T13:14:15.123456+00:00");
+    CHECK(iso("1999-12-31 23:59:59.000001-03:30") == "1999-12-31T23:59:59.000001-03:30");
+    CHECK(iso("1900-01-01 00:00:00+05:53:28") == "1900-01-01T00:00:00.000000+05:53:28");
+    CHECK(iso("12345-06-07 08:09:10-08") == "12345-06-07T08:09:10.000000-08:00");
+    CHECK(iso("infinity") == "rejected");
+    CHECK(iso("-infinity") == "rejected");
+    CHECK(iso("2024-01-01 00:00:00 BC") == "rejected");
+    CHECK(iso("0000-00-00 00:00:00") == "rejected");
+    CHECK(iso("2024-01-00 00:00:00") == "rejected");
+    CHECK(iso("2024/01/01 00:00:00") == "rejected");
+    CHECK(iso("2024-01-01") == "rejected");
+    CHECK(iso("2024-01-01 0:00") == "rejected");
 }
 
 TEST_CASE("jsonNumberFromDecimal turns a client's spelling into a JSON number literal") {
