@@ -83,6 +83,10 @@ TEST_CASE("appendIsoFromFields writes long and negative TIME durations") {
     duration.negative = true;
     duration.microseconds = 500000;
     CHECK(text(TDG_KIND_TIME, duration) == "-838:59:59.500000");
+    CHECK(text(TDG_KIND_TIME, at(1970, 1, 1, 100, 0, 1)) == "100:00:01.000000");
+    CHECK(text(TDG_KIND_TIME, at(1970, 1, 1, 1000)) == "1000:00:00.000000");
+    CHECK(text(TDG_KIND_TIME, at(1970, 1, 1, 9999, 59, 59, 999999)) == "9999:59:59.999999");
+    CHECK(text(TDG_KIND_TIME, at(1970, 1, 1, 10000)) == "rejected");
     CHECK(text(TDG_KIND_TIMESTAMP, at(2024, 1, 1, 24)) == "rejected");
 }
 
