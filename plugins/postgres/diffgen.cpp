@@ -118,11 +118,12 @@ std::string pageSql(const char* statement, const sdk::TableName& diffgen,
     return replaceAll(std::move(sql), "@snapshot@", snapshot.current);
 }
 
-void addEvent(const Result& rows, int row, sdk::EventPage& page) {
+// `created` is the caller's, reused from event to event: the page copies what it keeps.
+void addEvent(const Result& rows, int row, sdk::EventPage& page, std::string& created) {
     int64_t id = parseInt64(rows.value(row, 0), "diffgen id");
     std::optional<std::string_view> op = rows.optional(row, 3);
     std::optional<std::string_view> tableId = rows.optional(row, 2);
-    std::string created;  // stays empty (NULL) for ±infinity as well
+    created.clear();  // stays empty (NULL) for ±infinity as well
     if (auto ts = rows.optional(row, 4)) sdk::appendIsoTimestamp(*ts, created);
     page.add(id, op && !op->empty() ? (*op)[0] : '\0', rows.optional(row, 1).value_or(""),
              tableId ? &*tableId : nullptr, created);
@@ -139,8 +140,9 @@ bool readPage(Session& session, const char* statement, const sdk::PageRequest& r
     Result rows = execute(session, pageSql(statement, request.diffgen, snapshotSql(session)),
                           params, "reading diffgen table '" + request.diffgen.display() + "'");
     bool marked = false;
+    std::string created;
     for (int row = 0; row < rows.rows(); ++row) {
-        if (!rows.isNull(row, 0)) addEvent(rows, row, page);
+        if (!rows.isNull(row, 0)) addEvent(rows, row, page, created);
         if (!rows.isNull(row, 5)) {
             page.setRangeRowCount(parseInt64(rows.value(row, 5), "range row count"));
         }
