@@ -2,7 +2,11 @@
 # The Debian packages as a user meets them: built, judged by lintian, installed with apt, used
 # against the test servers, and purged again.
 #
-#   packages_test.sh <source-dir> <package-build-dir>
+#   packages_test.sh <source-dir> <package-build-dir> [build|install|all]
+#
+# `build` does step 1 alone and keeps the list of packages in <package-build-dir>, for
+# `install` to do steps 2-5 with; `all` (the default) does both. The build needs neither root
+# nor the servers, so it can run beside other tests; what installs packages cannot.
 #
 #  1. packaging/build-debs.sh builds the packages in <package-build-dir> (kept between runs, so
 #     a rerun rebuilds only what changed); each package's name, size, Depends and files are
@@ -23,21 +27,22 @@
 # database clients behind TDG_TEST_PG_ADMIN / TDG_TEST_MYSQL_ADMIN.
 set -euo pipefail
 
-(($# == 2)) || {
-    printf 'usage: %s <source-dir> <package-build-dir>\n' "$0" >&2
+if (($# < 2 || $# > 3)) || [[ ! ${3:-all} =~ ^(build|install|all)$ ]]; then
+    printf 'usage: %s <source-dir> <package-build-dir> [build|install|all]\n' "$0" >&2
     exit 2
-}
+fi
 source=$(cd "$1" && pwd)
 package_build=$2
+mode=${3:-all}
 
-if ((EUID != 0)); then
+if [[ $mode != build ]] && ((EUID != 0)); then
     printf 'SKIP: installing packages needs root\n'
     exit 77
 fi
 for variable in TDG_TEST_PG_HOST TDG_TEST_PG_PORT TDG_TEST_PG_USER TDG_TEST_PG_PASSWORD \
     TDG_TEST_PG_DATABASE TDG_TEST_PG_ADMIN TDG_TEST_MYSQL_HOST TDG_TEST_MYSQL_PORT \
     TDG_TEST_MYSQL_USER TDG_TEST_MYSQL_PASSWORD TDG_TEST_MYSQL_DATABASE TDG_TEST_MYSQL_ADMIN; do
-    [[ -n ${!variable:-} ]] || {
+    [[ $mode == build || -n ${!variable:-} ]] || {
         printf 'FAIL: %s is not set (the test gets it from CTest)\n' "$variable" >&2
         exit 1
     }
@@ -74,7 +79,7 @@ purge_packages() {
 
 cleanup() {
     local status=$?
-    purge_packages >/dev/null 2>&1 || true
+    [[ $mode == build ]] || purge_packages >/dev/null 2>&1 || true
     rm -rf "$scratch"
     exit "$status"
 }
@@ -93,93 +98,113 @@ apt_install() {
 }
 
 # ---------------------------------------------------------------------------------------------
-step "leftovers of an earlier run"
-purge_packages
-[[ ! -e $TAP ]] || fail "$TAP exists but belongs to no tap-diffgen package: remove it first"
-
-step "build the packages (log: $package_build/build-debs.log)"
-mkdir -p "$package_build"
-if ! bash "$source/packaging/build-debs.sh" "$package_build" "$package_build/debs" \
-    >"$scratch/debs.txt" 2>"$package_build/build-debs.log"; then
-    tail -n 40 "$package_build/build-debs.log" >&2
-    fail "packaging/build-debs.sh failed"
+if [[ $mode != build ]]; then
+    step "leftovers of an earlier run"
+    purge_packages
+    [[ ! -e $TAP ]] || fail "$TAP exists but belongs to no tap-diffgen package: remove it first"
 fi
+
+# The files build-debs.sh made, one a line: what `install` takes from `build`.
+package_list=$package_build/packages.txt
+if [[ $mode != install ]]; then
+    step "build the packages (log: $package_build/build-debs.log)"
+    mkdir -p "$package_build"
+    rm -f "$package_list"
+    if ! bash "$source/packaging/build-debs.sh" "$package_build" "$package_build/debs" \
+        >"$scratch/debs.txt" 2>"$package_build/build-debs.log"; then
+        tail -n 40 "$package_build/build-debs.log" >&2
+        fail "packaging/build-debs.sh failed"
+    fi
+    cp "$scratch/debs.txt" "$package_list"
+fi
+[[ -f $package_list ]] || fail "no packages listed in $package_list: the build step has not run"
 declare -A deb
 while IFS= read -r file; do
     deb[$(dpkg-deb -f "$file" Package)]=$file
-done <"$scratch/debs.txt"
+done <"$package_list"
 for package in "${PACKAGES[@]}"; do
-    [[ -n ${deb[$package]:-} ]] || fail "no package $package among: $(tr '\n' ' ' <"$scratch/debs.txt")"
+    [[ -n ${deb[$package]:-} ]] || fail "no package $package among: $(tr '\n' ' ' <"$package_list")"
 done
-((${#deb[@]} == ${#PACKAGES[@]})) || fail "unexpected packages: $(tr '\n' ' ' <"$scratch/debs.txt")"
+((${#deb[@]} == ${#PACKAGES[@]})) || fail "unexpected packages: $(tr '\n' ' ' <"$package_list")"
 version=$(dpkg-deb -f "${deb[tap-diffgen]}" Version)
 upstream_version=${version%-*}
 
-step "the packages"
-for package in "${PACKAGES[@]}"; do
-    file=${deb[$package]}
-    printf '%s %s  %s bytes, installed %s KiB\n' "$package" "$(dpkg-deb -f "$file" Version)" \
-        "$(stat -c %s "$file")" "$(dpkg-deb -f "$file" Installed-Size)"
-    printf '  Depends: %s\n' "$(dpkg-deb -f "$file" Depends)"
-    for field in Recommends Suggests Section; do
-        value=$(dpkg-deb -f "$file" "$field")
-        [[ -z $value ]] || printf '  %s: %s\n' "$field" "$value"
+# The packages as files: their fields, their ELF files and lintian's verdict.
+check_package_files() {
+    step "the packages"
+    for package in "${PACKAGES[@]}"; do
+        file=${deb[$package]}
+        printf '%s %s  %s bytes, installed %s KiB\n' "$package" "$(dpkg-deb -f "$file" Version)" \
+            "$(stat -c %s "$file")" "$(dpkg-deb -f "$file" Installed-Size)"
+        printf '  Depends: %s\n' "$(dpkg-deb -f "$file" Depends)"
+        for field in Recommends Suggests Section; do
+            value=$(dpkg-deb -f "$file" "$field")
+            [[ -z $value ]] || printf '  %s: %s\n' "$field" "$value"
+        done
+        # Files only, without the directories; long lists cut.
+        dpkg-deb -c "$file" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print "    " $6 }' >"$scratch/files"
+        head -n 12 "$scratch/files"
+        files=$(wc -l <"$scratch/files")
+        ((files <= 12)) || printf '    ... %d files in all\n' "$files"
+        [[ $(dpkg-deb -f "$file" Version) == "$version" ]] || fail "$package is not version $version"
     done
-    # Files only, without the directories; long lists cut.
-    dpkg-deb -c "$file" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print "    " $6 }' >"$scratch/files"
-    head -n 12 "$scratch/files"
-    files=$(wc -l <"$scratch/files")
-    ((files <= 12)) || printf '    ... %d files in all\n' "$files"
-    [[ $(dpkg-deb -f "$file" Version) == "$version" ]] || fail "$package is not version $version"
-done
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen-postgresql]}" Depends)" "tap-diffgen \(= $version\)" \
-    "tap-diffgen-postgresql must depend on tap-diffgen (= $version)"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen-postgresql]}" Depends)" "libpq5" \
-    "tap-diffgen-postgresql must depend on libpq5"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen-mysql]}" Depends)" "libmariadb3" \
-    "tap-diffgen-mysql must depend on libmariadb3"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen-sqlite]}" Depends)" "libsqlite3-0" \
-    "tap-diffgen-sqlite must depend on libsqlite3-0"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen-dev]}" Depends)" "tap-diffgen \(= $version\)" \
-    "tap-diffgen-dev must depend on tap-diffgen (= $version)"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libpocofoundation" \
-    "tap-diffgen must depend on the Poco library it links"
-expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libssh-4" \
-    "tap-diffgen must depend on libssh-4, which its SSH tunnel links"
-for client in libpq5 libmariadb3 libsqlite3; do
-    ! grep -q "$client" <<<"$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" ||
-        fail "the core package must not depend on a database client ($client)"
-done
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen-postgresql]}" Depends)" "tap-diffgen \(= $version\)" \
+        "tap-diffgen-postgresql must depend on tap-diffgen (= $version)"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen-postgresql]}" Depends)" "libpq5" \
+        "tap-diffgen-postgresql must depend on libpq5"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen-mysql]}" Depends)" "libmariadb3" \
+        "tap-diffgen-mysql must depend on libmariadb3"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen-sqlite]}" Depends)" "libsqlite3-0" \
+        "tap-diffgen-sqlite must depend on libsqlite3-0"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen-dev]}" Depends)" "tap-diffgen \(= $version\)" \
+        "tap-diffgen-dev must depend on tap-diffgen (= $version)"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libpocofoundation" \
+        "tap-diffgen must depend on the Poco library it links"
+    expect_in "$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" "libssh-4" \
+        "tap-diffgen must depend on libssh-4, which its SSH tunnel links"
+    for client in libpq5 libmariadb3 libsqlite3; do
+        ! grep -q "$client" <<<"$(dpkg-deb -f "${deb[tap-diffgen]}" Depends)" ||
+            fail "the core package must not depend on a database client ($client)"
+    done
 
-step "stripped ELF files without RPATH"
-for package in "${PACKAGES[@]}"; do
-    mkdir -p "$scratch/unpacked/$package"
-    dpkg-deb -x "${deb[$package]}" "$scratch/unpacked/$package"
-done
-elf_files=0
-while IFS= read -r -d '' file; do
-    description=$(file -b "$file")
-    [[ $description == ELF* ]] || continue
-    elf_files=$((elf_files + 1))
-    [[ $description == *", stripped"* ]] || fail "${file#"$scratch"/unpacked/} is not stripped"
-    if readelf -d "$file" | grep -qE '\((RPATH|RUNPATH)\)'; then
-        fail "${file#"$scratch"/unpacked/} has an RPATH or RUNPATH"
-    fi
-done < <(find "$scratch/unpacked" -type f -print0)
-((elf_files >= 5)) || fail "only $elf_files ELF files in the packages"
-printf '%d ELF files, all stripped, none with an RPATH\n' "$elf_files"
+    step "stripped ELF files without RPATH"
+    for package in "${PACKAGES[@]}"; do
+        mkdir -p "$scratch/unpacked/$package"
+        dpkg-deb -x "${deb[$package]}" "$scratch/unpacked/$package"
+    done
+    elf_files=0
+    while IFS= read -r -d '' file; do
+        description=$(file -b "$file")
+        [[ $description == ELF* ]] || continue
+        elf_files=$((elf_files + 1))
+        [[ $description == *", stripped"* ]] || fail "${file#"$scratch"/unpacked/} is not stripped"
+        if readelf -d "$file" | grep -qE '\((RPATH|RUNPATH)\)'; then
+            fail "${file#"$scratch"/unpacked/} has an RPATH or RUNPATH"
+        fi
+    done < <(find "$scratch/unpacked" -type f -print0)
+    ((elf_files >= 5)) || fail "only $elf_files ELF files in the packages"
+    printf '%d ELF files, all stripped, none with an RPATH\n' "$elf_files"
 
-step "lintian"
-lintian_status=0
-for package in "${PACKAGES[@]}"; do
-    printf -- '-- %s\n' "$package"
-    output=$(lintian --tag-display-limit 0 "${deb[$package]}" 2>&1) || lintian_status=1
-    printf '%s\n' "${output:-(no tags)}"
-    if grep -q '^E: ' <<<"$output"; then
-        lintian_status=1
-    fi
-done
-((lintian_status == 0)) || fail "lintian reports errors"
+    step "lintian"
+    lintian_status=0
+    for package in "${PACKAGES[@]}"; do
+        printf -- '-- %s\n' "$package"
+        output=$(lintian --tag-display-limit 0 "${deb[$package]}" 2>&1) || lintian_status=1
+        printf '%s\n' "${output:-(no tags)}"
+        if grep -q '^E: ' <<<"$output"; then
+            lintian_status=1
+        fi
+    done
+    ((lintian_status == 0)) || fail "lintian reports errors"
+}
+
+if [[ $mode != install ]]; then
+    check_package_files
+fi
+if [[ $mode == build ]]; then
+    step "ok"
+    exit 0
+fi
 
 # ---------------------------------------------------------------------------------------------
 step "the core package alone"
