@@ -38,23 +38,20 @@ std::set<int> clientPorts(int pid) {
     return ports;
 }
 
-int endSessionsOf(const DatabaseEnv& env, int pid, const std::string& readingTable) {
+int endSessionsOf(const DatabaseEnv& env, int pid) {
     int ended = 0;
     for (int port : clientPorts(pid)) {
         if (env.dialect == "postgres") {
-            ended += std::stoi(queryScalar(
-                env,
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
-                "client_port = " +
-                    std::to_string(port) +
-                    (readingTable.empty() ? "" : " AND query LIKE '%" + readingTable + "%'")));
+            ended += std::stoi(
+                queryScalar(env,
+                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
+                            "client_port = " +
+                                std::to_string(port)));
             continue;
         }
-        for (const auto& id : queryColumn(
-                 env,
-                 "SELECT id FROM information_schema.PROCESSLIST WHERE HOST LIKE '%:" +
-                     std::to_string(port) + "'" +
-                     (readingTable.empty() ? "" : " AND INFO LIKE '%" + readingTable + "%'"))) {
+        for (const auto& id :
+             queryColumn(env, "SELECT id FROM information_schema.PROCESSLIST WHERE HOST LIKE '%:" +
+                                  std::to_string(port) + "'")) {
             try {
                 exec(env, "KILL CONNECTION " + *id);
                 ++ended;

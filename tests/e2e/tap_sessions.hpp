@@ -12,9 +12,8 @@ namespace tapdiffgen::testing {
 /// The local TCP ports of the process's sockets (from /proc), i.e. its client connections.
 std::set<int> clientPorts(int pid);
 
-/// Ends the process's server sessions, or only those whose statement names `readingTable`
-/// (PostgreSQL: the current or last one; MariaDB: the running one); returns how many.
-int endSessionsOf(const DatabaseEnv& env, int pid, const std::string& readingTable = "");
+/// Ends the process's server sessions; returns how many.
+int endSessionsOf(const DatabaseEnv& env, int pid);
 
 /// Ends the process's newest server session once it has two or more; returns how many (0 or 1).
 int endNewestSessionOf(const DatabaseEnv& env, int pid);
