@@ -2,11 +2,13 @@
 
 #include <poll.h>
 
+#include <optional>
+
 #include "errors.hpp"
 
 namespace tapdiffgen::postgres {
 PipelinedRows::PipelinedRows(Session& session, std::vector<PipelinedStatement> statements)
-    : connection_(session.handle()), statements_(std::move(statements)) {
+    : session_(session), connection_(session.handle()), statements_(std::move(statements)) {
     if (PQenterPipelineMode(connection_) == 0) throw resultError(nullptr, connection_, context());
     try {
         send();
@@ -30,7 +32,16 @@ void PipelinedRows::send() {
     // blocking write could wait on a server that waits for us to read.
     if (PQsetnonblocking(connection_, 1) != 0) throw resultError(nullptr, connection_, context());
     for (const PipelinedStatement& statement : statements_) {
-        if (!sendQuery(connection_, statement.sql, statement.params)) {
+        std::optional<NamedStatements::Use> named;
+        if (statement.reusable) named = session_.namedStatements().use(statement.sql);
+        const bool parse = named && named->parse;
+        if (parse && !sendParse(connection_, named->name, statement.sql, statement.params)) {
+            throw resultError(nullptr, connection_, statement.context);
+        }
+        parsed_.push_back(parse);
+        names_.push_back(named ? named->name : std::string());
+        if (!(named ? sendPrepared(connection_, named->name, statement.params)
+                    : sendQuery(connection_, statement.sql, statement.params))) {
             throw resultError(nullptr, connection_, statement.context);
         }
         ++sent_;
@@ -61,6 +72,8 @@ bool PipelinedRows::nextStatement() {
     statementDone_ = false;
     types_.clear();
     row_.reset();
+    if (parsed_[current_ - 1]) readParse();
+    if (parseFailure_) return true;
     // Single-row mode is chosen per statement, before its first result is read. Without it
     // the whole result would arrive as one, which next() must never take for the end.
     if (PQsetSingleRowMode(connection_) == 0) {
@@ -70,8 +83,25 @@ bool PipelinedRows::nextStatement() {
     return true;
 }
 
+// The answer to the current statement's Parse, which comes before the statement's own.
+void PipelinedRows::readParse() {
+    ResultPtr parse(PQgetResult(connection_));
+    discardResults(connection_);  // up to the NULL that ends the Parse's results
+    if (PQresultStatus(parse.get()) == PGRES_COMMAND_OK) {
+        session_.namedStatements().prepared(names_[current_ - 1]);
+    } else {
+        parseFailure_ = std::move(parse);
+    }
+}
+
 bool PipelinedRows::next() {
     if (statementDone_) return false;
+    if (parseFailure_) {
+        statementDone_ = true;
+        discardResults(connection_);  // the statement's PIPELINE_ABORTED
+        ResultPtr failure = std::move(parseFailure_);
+        throw statementError(session_, connection_, failure.get(), names_[current_ - 1], context());
+    }
     row_.reset(PQgetResult(connection_));
     ExecStatusType status = PQresultStatus(row_.get());
     if (status == PGRES_SINGLE_TUPLE) {
@@ -82,22 +112,31 @@ bool PipelinedRows::next() {
     statementDone_ = true;
     discardResults(connection_);  // up to the NULL that ends this statement's results
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
-    throw resultError(last.get(), connection_, context());
+    throw statementError(session_, connection_, last.get(), names_[current_ - 1], context());
 }
 
 std::string_view PipelinedRows::value(int column) const { return cellText(row_.get(), 0, column); }
 
-// Each statement not yet read ends with a NULL result (after its rows, or after PIPELINE_ABORTED
-// once one has failed); the sync comes last. A broken connection ends it early.
 void PipelinedRows::finish() noexcept {
     row_.reset();
+    parseFailure_.reset();
+    drain();
+    PQexitPipelineMode(connection_);
+    // A Parse not seen to succeed is sent again under a new name next time.
+    session_.namedStatements().forgetUnprepared();
+}
+
+// Each statement not yet read ends with a NULL result (after its rows, or after PIPELINE_ABORTED
+// once one has failed), and so does a Parse sent before it; the sync comes last. A broken
+// connection ends it early.
+void PipelinedRows::drain() noexcept {
     PQsetnonblocking(connection_, 0);
     // Statements queued without a sync would never be answered: send one, so they are.
     if (!synced_ && (PQpipelineSync(connection_) == 0 || PQflush(connection_) != 0)) {
-        PQexitPipelineMode(connection_);
         return;  // the connection is broken; the session reports it on its next use
     }
     size_t endsExpected = sent_ - current_ + (statementDone_ ? 0 : 1);
+    for (size_t i = current_; i < parsed_.size(); ++i) endsExpected += parsed_[i] ? 1 : 0;
     for (size_t ends = 0; PQstatus(connection_) == CONNECTION_OK;) {
         PGresult* result = PQgetResult(connection_);
         if (result == nullptr) {
@@ -108,7 +147,6 @@ void PipelinedRows::finish() noexcept {
         PQclear(result);
         if (synced) break;
     }
-    PQexitPipelineMode(connection_);
 }
 
 }  // namespace tapdiffgen::postgres

@@ -15,11 +15,13 @@
 
 namespace tapdiffgen::postgres {
 
-/// One statement of a pipeline; `context` names it in errors ("reading table 'x'").
+/// One statement of a pipeline; `context` names it in errors ("reading table 'x'"). A
+/// `reusable` one runs under the session's name for it, its Parse sent before it the first time.
 struct PipelinedStatement {
     std::string sql;
     Params params;
     std::string context;
+    bool reusable = false;
 };
 
 class PipelinedRows {
@@ -44,12 +46,18 @@ public:
 
 private:
     void send();
+    void readParse();
     const std::string& context() const;
     void flushWithoutDeadlock();
     void finish() noexcept;
+    void drain() noexcept;
 
+    Session& session_;
     PGconn* connection_;
     std::vector<PipelinedStatement> statements_;
+    std::vector<std::string> names_;  // per statement sent; empty: unnamed
+    std::vector<bool> parsed_;        // per statement: its Parse was sent before it
+    ResultPtr parseFailure_;          // the current statement's Parse failed: next() says so
     size_t sent_ = 0;
     size_t current_ = 0;  // 1-based: 0 before the first nextStatement()
     bool synced_ = false;

@@ -71,8 +71,11 @@ std::string selectList(const std::vector<ColumnPlan>& plan) {
 }
 
 bool isStaleSqlstate(const std::string& sqlstate) {
-    // undefined column, datatype mismatch, undefined function, cannot coerce
-    return sqlstate == "42703" || sqlstate == "42804" || sqlstate == "42883" || sqlstate == "42846";
+    // undefined column, datatype mismatch, undefined function, cannot coerce; and for a named
+    // statement (NamedStatements::failed), a cached plan whose result type changed, or a name
+    // the server does not have or already has
+    return sqlstate == "42703" || sqlstate == "42804" || sqlstate == "42883" ||
+           sqlstate == "42846" || sqlstate == "0A000" || sqlstate == "26000" || sqlstate == "42P05";
 }
 
 // The result's column types are the ones the conversions were chosen for. Rows is RowStream or
@@ -189,6 +192,7 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     const std::string head =
         "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) + " WHERE ";
     fetch.statement.context = "reading table '" + request.table.display() + "'";
+    fetch.statement.reusable = true;
     const PgColumn& first = columnNamed(description, request.table, request.keyColumns[0]);
     if (std::string range = keyRunCondition(first, request, fetch.statement.params);
         !range.empty()) {
@@ -215,7 +219,8 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
 void fetchOnce(Session& session, const TableDescription& description,
                const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     PlannedFetch fetch = planFetch(description, request);
-    RowStream stream(session, fetch.statement.sql, fetch.statement.params, fetch.statement.context);
+    RowStream stream(session, fetch.statement.sql, fetch.statement.params, fetch.statement.context,
+                     fetch.statement.reusable);
     CellWriter writer(session.unrepresentable(), request.table.display(), fetch.plan);
     streamRows(stream, fetch.plan, writer, rows);
 }
@@ -298,6 +303,7 @@ int64_t scanBatch(Session& session, const TableDescription& description,
 void fetchRows(Session& session, const Describer& describe, const sdk::FetchRequest& request,
                sdk::RowBatchBuilder& rows) {
     if (request.keys.empty()) return;
+    session.releaseDroppedStatements();
     withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
         fetchOnce(session, description, request, rows);
     });
@@ -306,6 +312,7 @@ void fetchRows(Session& session, const Describer& describe, const sdk::FetchRequ
 void fetchRowsMany(Session& session, const TableDescriber& describe,
                    const std::vector<sdk::FetchRequest>& requests,
                    const std::vector<sdk::RowBatchBuilder*>& rows) {
+    session.releaseDroppedStatements();
     size_t done = requests.size() > 1 ? fetchPipelined(session, describe, requests, rows) : 0;
     for (size_t i = done; i < requests.size(); ++i) {
         const sdk::TableName& table = requests[i].table;

@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "settings.hpp"
+#include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::postgres {
 namespace {
@@ -97,6 +98,13 @@ PGconn* Session::handle() {
         throw sdk::DriverError(TDG_IO, "the connection to PostgreSQL was lost", "08003", true);
     }
     return connection_;
+}
+
+void Session::releaseDroppedStatements() {
+    for (const std::string& name : named_.takeDropped()) {
+        // A failure (a name the server never prepared) changes nothing worth reporting.
+        PQclear(PQexec(handle(), ("DEALLOCATE " + sdk::quoteIdentifier(name, '"')).c_str()));
+    }
 }
 
 std::string Session::serverVersionText() const {

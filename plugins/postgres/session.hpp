@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "named_statements.hpp"
 #include "tap-diffgen/sdk/call_cancel.hpp"
 #include "tap-diffgen/sdk/host_log.hpp"
 #include "tap-diffgen/sdk/types.hpp"
@@ -41,10 +42,16 @@ public:
     /// Values of this connection's reads that a column's kind cannot carry.
     sdk::UnrepresentableValues& unrepresentable() { return unrepresentable_; }
 
+    /// The fetches this session keeps prepared under names.
+    NamedStatements& namedStatements() { return named_; }
+    /// Deallocates the statements the cache dropped; call while no statement runs.
+    void releaseDroppedStatements();
+
 private:
     sdk::HostLog log_;
     const sdk::CallCancel& cancel_;
     sdk::UnrepresentableValues unrepresentable_;
+    NamedStatements named_;
     PGconn* connection_ = nullptr;
     PGcancel* canceller_ = nullptr;
     std::mutex cancelMutex_;

@@ -22,6 +22,25 @@ bool sendQuery(PGconn* connection, const std::string& sql, const Params& params)
                              raw.values.data(), nullptr, nullptr, 0) != 0;
 }
 
+bool sendParse(PGconn* connection, const std::string& name, const std::string& sql,
+               const Params& params) {
+    RawParams raw(params);
+    return PQsendPrepare(connection, name.c_str(), sql.c_str(), raw.count(), raw.types.data()) != 0;
+}
+
+bool sendPrepared(PGconn* connection, const std::string& name, const Params& params) {
+    RawParams raw(params);
+    return PQsendQueryPrepared(connection, name.c_str(), raw.count(), raw.values.data(), nullptr,
+                               nullptr, 0) != 0;
+}
+
+sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,
+                                const std::string& name, const std::string& context) {
+    sdk::DriverError error = resultError(result, connection, context);
+    if (!name.empty()) session.namedStatements().failed(name, error.sqlstate(), session.log());
+    return error;
+}
+
 std::string_view cellText(const PGresult* result, int row, int column) {
     return {PQgetvalue(result, row, column), static_cast<size_t>(PQgetlength(result, row, column))};
 }
@@ -60,14 +79,33 @@ Result execute(Session& session, const std::string& sql, const Params& params,
 }
 
 RowStream::RowStream(Session& session, const std::string& sql, const Params& params,
-                     std::string context)
+                     std::string context, bool reusable)
     : session_(session), connection_(session.handle()), context_(std::move(context)) {
-    if (!sendQuery(connection_, sql, params)) {
+    std::optional<NamedStatements::Use> named;
+    if (reusable) named = session.namedStatements().use(sql);
+    if (named) name_ = named->name;
+    if (named && named->parse && !prepare(sql, params)) return;
+    if (!(named ? sendPrepared(connection_, name_, params) : sendQuery(connection_, sql, params))) {
         done_ = true;
-        throw resultError(nullptr, connection_, context_);
+        throw statementError(session_, connection_, nullptr, name_, context_);
     }
     // Cannot fail right after a successful send; without it the whole result is buffered.
     PQsetSingleRowMode(connection_);
+}
+
+// Outside pipeline mode the Parse waits for its answer: once per statement and session.
+bool RowStream::prepare(const std::string& sql, const Params& params) {
+    RawParams raw(params);
+    ResultPtr result(
+        PQprepare(connection_, name_.c_str(), sql.c_str(), raw.count(), raw.types.data()));
+    if (PQresultStatus(result.get()) == PGRES_COMMAND_OK) {
+        session_.namedStatements().prepared(name_);
+        return true;
+    }
+    session_.namedStatements().forgetUnprepared();
+    parseFailure_ = std::move(result);
+    done_ = true;
+    return false;
 }
 
 RowStream::~RowStream() {
@@ -77,6 +115,10 @@ RowStream::~RowStream() {
 }
 
 bool RowStream::next() {
+    if (parseFailure_) {
+        ResultPtr failure = std::move(parseFailure_);
+        throw statementError(session_, connection_, failure.get(), name_, context_);
+    }
     if (done_) return false;
     row_.reset(PQgetResult(connection_));
     ExecStatusType status = PQresultStatus(row_.get());
@@ -85,7 +127,7 @@ bool RowStream::next() {
     ResultPtr last = std::move(row_);
     drain();
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
-    throw resultError(last.get(), connection_, context_);
+    throw statementError(session_, connection_, last.get(), name_, context_);
 }
 
 std::string_view RowStream::value(int column) const { return cellText(row_.get(), 0, column); }

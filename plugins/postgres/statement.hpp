@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "session.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::postgres {
 
@@ -34,6 +35,16 @@ struct RawParams {
 
 /// PQsendQueryParams with text results; false when libpq refused (PQerrorMessage says why).
 bool sendQuery(PGconn* connection, const std::string& sql, const Params& params);
+/// PQsendPrepare of `sql` as `name` (in pipeline mode, before the statement that runs it).
+bool sendParse(PGconn* connection, const std::string& name, const std::string& sql,
+               const Params& params);
+/// PQsendQueryPrepared of the statement prepared as `name`, with text results.
+bool sendPrepared(PGconn* connection, const std::string& name, const Params& params);
+
+/// The error of a failed statement (`result` may be null), naming `context`. For a statement
+/// run under `name` (empty: unnamed) the session's NamedStatements learns of it first.
+sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,
+                                const std::string& name, const std::string& context);
 
 /// One cell of a result, as text.
 std::string_view cellText(const PGresult* result, int row, int column);
@@ -70,7 +81,10 @@ Result execute(Session& session, const std::string& sql, const Params& params,
 /// statement and drains the connection, so the session stays usable and idle.
 class RowStream {
 public:
-    RowStream(Session& session, const std::string& sql, const Params& params, std::string context);
+    /// A `reusable` statement runs under the session's name for it (prepared on first use)
+    /// while the session keeps named statements.
+    RowStream(Session& session, const std::string& sql, const Params& params, std::string context,
+              bool reusable = false);
     ~RowStream();
     RowStream(const RowStream&) = delete;
     RowStream& operator=(const RowStream&) = delete;
@@ -83,11 +97,14 @@ public:
     std::string_view value(int column) const;
 
 private:
+    bool prepare(const std::string& sql, const Params& params);
     void drain() noexcept;
 
     Session& session_;
     PGconn* connection_;
     std::string context_;
+    std::string name_;        // empty: unnamed
+    ResultPtr parseFailure_;  // the Parse's error, reported by next()
     ResultPtr row_;
     std::vector<Oid> types_;
     bool done_ = false;
