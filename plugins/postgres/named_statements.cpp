@@ -6,6 +6,18 @@
 #include <utility>
 
 namespace tapdiffgen::postgres {
+namespace {
+
+// "cached plan must not change result type": the table's columns changed since the Parse.
+constexpr const char* kPlanChangedResultType = "0A000";
+
+// No such statement (26000) or one of that name already (42P05): the statements a session
+// prepared are not where its next statement runs, as behind a pooler in transaction mode.
+bool keepsNoNames(const std::string& sqlstate) {
+    return sqlstate == "26000" || sqlstate == "42P05";
+}
+
+}  // namespace
 
 NamedStatements::NamedStatements(size_t capacity) : capacity_(capacity) {
     std::random_device random;
@@ -43,9 +55,13 @@ void NamedStatements::forgetUnprepared() {
     }
 }
 
+bool NamedStatements::isNameFailure(const std::string& sqlstate) {
+    return keepsNoNames(sqlstate) || sqlstate == kPlanChangedResultType;
+}
+
 bool NamedStatements::failed(const std::string& name, const std::string& sqlstate,
                              const sdk::HostLog& log) {
-    if (sqlstate == "26000" || sqlstate == "42P05") {
+    if (keepsNoNames(sqlstate)) {
         if (on_) {
             log.warn("PostgreSQL does not keep this session's prepared statements (SQLSTATE " +
                      sqlstate +
@@ -56,7 +72,7 @@ bool NamedStatements::failed(const std::string& name, const std::string& sqlstat
         for (auto entry = recent_.begin(); entry != recent_.end();) drop(entry++);
         return true;
     }
-    if (sqlstate != "0A000") return false;  // "cached plan must not change result type"
+    if (sqlstate != kPlanChangedResultType) return false;
     for (auto entry = recent_.begin(); entry != recent_.end(); ++entry) {
         if (entry->name == name) {
             drop(entry);

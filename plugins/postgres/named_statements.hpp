@@ -23,7 +23,7 @@ public:
 
     struct Use {
         std::string name;
-        bool parse;  ///< not prepared yet: a Parse of `name` must go before the statement
+        bool parse = false;  ///< not prepared yet: a Parse of `name` must go before the statement
     };
     /// The name to run `sql` under, nullopt once named statements are off. The name is new for
     /// every session, so that through a connection pooler one session never runs another's.
@@ -38,6 +38,8 @@ public:
     /// columns (0A000) is dropped, and a server that does not keep names (a pooler in
     /// transaction mode: 26000, 42P05) turns named statements off, with one warning.
     bool failed(const std::string& name, const std::string& sqlstate, const sdk::HostLog& log);
+    /// Whether a named statement's failure with `sqlstate` can be the name's (see failed()).
+    static bool isNameFailure(const std::string& sqlstate);
     bool on() const { return on_; }
     /// The names to deallocate on the server, taken.
     std::vector<std::string> takeDropped();

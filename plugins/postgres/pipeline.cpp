@@ -2,8 +2,6 @@
 
 #include <poll.h>
 
-#include <optional>
-
 #include "errors.hpp"
 
 namespace tapdiffgen::postgres {
@@ -32,16 +30,15 @@ void PipelinedRows::send() {
     // blocking write could wait on a server that waits for us to read.
     if (PQsetnonblocking(connection_, 1) != 0) throw resultError(nullptr, connection_, context());
     for (const PipelinedStatement& statement : statements_) {
-        std::optional<NamedStatements::Use> named;
-        if (statement.reusable) named = session_.namedStatements().use(statement.sql);
-        const bool parse = named && named->parse;
-        if (parse && !sendParse(connection_, named->name, statement.sql, statement.params)) {
+        NamedStatements::Use& use = named_.emplace_back();
+        if (statement.reusable) {
+            use = session_.namedStatements().use(statement.sql).value_or(use);
+        }
+        if (use.parse && !sendParse(connection_, use.name, statement.sql, statement.params)) {
             throw resultError(nullptr, connection_, statement.context);
         }
-        parsed_.push_back(parse);
-        names_.push_back(named ? named->name : std::string());
-        if (!(named ? sendPrepared(connection_, named->name, statement.params)
-                    : sendQuery(connection_, statement.sql, statement.params))) {
+        if (!(use.name.empty() ? sendQuery(connection_, statement.sql, statement.params)
+                               : sendPrepared(connection_, use.name, statement.params))) {
             throw resultError(nullptr, connection_, statement.context);
         }
         ++sent_;
@@ -72,7 +69,7 @@ bool PipelinedRows::nextStatement() {
     statementDone_ = false;
     types_.clear();
     row_.reset();
-    if (parsed_[current_ - 1]) readParse();
+    if (named_[current_ - 1].parse) readParse();
     if (parseFailure_) return true;
     // Single-row mode is chosen per statement, before its first result is read. Without it
     // the whole result would arrive as one, which next() must never take for the end.
@@ -88,7 +85,7 @@ void PipelinedRows::readParse() {
     ResultPtr parse(PQgetResult(connection_));
     discardResults(connection_);  // up to the NULL that ends the Parse's results
     if (PQresultStatus(parse.get()) == PGRES_COMMAND_OK) {
-        session_.namedStatements().prepared(names_[current_ - 1]);
+        session_.namedStatements().prepared(named_[current_ - 1].name);
     } else {
         parseFailure_ = std::move(parse);
     }
@@ -100,7 +97,8 @@ bool PipelinedRows::next() {
         statementDone_ = true;
         discardResults(connection_);  // the statement's PIPELINE_ABORTED
         ResultPtr failure = std::move(parseFailure_);
-        throw statementError(session_, connection_, failure.get(), names_[current_ - 1], context());
+        throw statementError(session_, connection_, failure.get(), named_[current_ - 1].name,
+                             context());
     }
     row_.reset(PQgetResult(connection_));
     ExecStatusType status = PQresultStatus(row_.get());
@@ -112,7 +110,7 @@ bool PipelinedRows::next() {
     statementDone_ = true;
     discardResults(connection_);  // up to the NULL that ends this statement's results
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
-    throw statementError(session_, connection_, last.get(), names_[current_ - 1], context());
+    throw statementError(session_, connection_, last.get(), named_[current_ - 1].name, context());
 }
 
 std::string_view PipelinedRows::value(int column) const { return cellText(row_.get(), 0, column); }
@@ -136,7 +134,7 @@ void PipelinedRows::drain() noexcept {
         return;  // the connection is broken; the session reports it on its next use
     }
     size_t endsExpected = sent_ - current_ + (statementDone_ ? 0 : 1);
-    for (size_t i = current_; i < parsed_.size(); ++i) endsExpected += parsed_[i] ? 1 : 0;
+    for (size_t i = current_; i < named_.size(); ++i) endsExpected += named_[i].parse ? 1 : 0;
     for (size_t ends = 0; PQstatus(connection_) == CONNECTION_OK;) {
         PGresult* result = PQgetResult(connection_);
         if (result == nullptr) {

@@ -55,9 +55,8 @@ private:
     Session& session_;
     PGconn* connection_;
     std::vector<PipelinedStatement> statements_;
-    std::vector<std::string> names_;  // per statement sent; empty: unnamed
-    std::vector<bool> parsed_;        // per statement: its Parse was sent before it
-    ResultPtr parseFailure_;          // the current statement's Parse failed: next() says so
+    std::vector<NamedStatements::Use> named_;  // per statement sent; an empty name: unnamed
+    ResultPtr parseFailure_;  // the current statement's Parse failed: next() says so
     size_t sent_ = 0;
     size_t current_ = 0;  // 1-based: 0 before the first nextStatement()
     bool synced_ = false;

@@ -6,6 +6,7 @@
 
 #include "array_literal.hpp"
 #include "cells.hpp"
+#include "named_statements.hpp"
 #include "pipeline.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
@@ -71,11 +72,10 @@ std::string selectList(const std::vector<ColumnPlan>& plan) {
 }
 
 bool isStaleSqlstate(const std::string& sqlstate) {
-    // undefined column, datatype mismatch, undefined function, cannot coerce; and for a named
-    // statement (NamedStatements::failed), a cached plan whose result type changed, or a name
-    // the server does not have or already has
+    // undefined column, datatype mismatch, undefined function, cannot coerce; or a failure of
+    // the statement's name, which NamedStatements::failed has dealt with
     return sqlstate == "42703" || sqlstate == "42804" || sqlstate == "42883" ||
-           sqlstate == "42846" || sqlstate == "0A000" || sqlstate == "26000" || sqlstate == "42P05";
+           sqlstate == "42846" || NamedStatements::isNameFailure(sqlstate);
 }
 
 // The result's column types are the ones the conversions were chosen for. Rows is RowStream or
