@@ -10,9 +10,7 @@ RowBatchBuilder::RowBatchBuilder(TdgBatchSink sink, void* sinkContext, int numCo
       sinkContext_(sinkContext),
       numColumns_(numColumns),
       rowsPerBatch_(rowsPerBatch > 0 ? rowsPerBatch : 2048),
-      bytesPerBatch_(bytesPerBatch) {
-    pending_.reserve(static_cast<size_t>(numColumns_) * static_cast<size_t>(rowsPerBatch_));
-}
+      bytesPerBatch_(bytesPerBatch) {}
 
 void RowBatchBuilder::addNull() { pending_.push_back({TDG_KIND_NULL, 0, 0, 0}); }
 
