@@ -72,6 +72,13 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("page_size", "integer", "Number of diffgen rows read per query.")
             .defaultJson("10000")
             .minimum(1),
+        Spec("max_page_size", "integer",
+             "Most diffgen rows a query may read when the last page's events spread over more "
+             "than four tables, so that each table's rows are still re-pulled in large "
+             "statements; 0 means three times page_size, and page_size keeps every page at "
+             "page_size.")
+            .defaultJson("0")
+            .minimum(0),
         Spec("read_ahead", "boolean",
              "While a backlog is replayed, read the next diffgen page on a second database "
              "session as the current page's rows are fetched; false keeps the run to one "

@@ -377,10 +377,22 @@ void readStreamMapSettings(const Object& config, TapConfig& result) {
     parseBatchConfig(result.batchConfig);
 }
 
+int64_t maxPageSizeOf(int64_t given, int64_t pageSize) {
+    constexpr int64_t kGrowth = 3;
+    if (given == 0) return pageSize > INT64_MAX / kGrowth ? INT64_MAX : pageSize * kGrowth;
+    if (given < pageSize) {
+        throw ConfigError("'max_page_size' (" + std::to_string(given) +
+                          ") is less than 'page_size' (" + std::to_string(pageSize) +
+                          "); give at least page_size, or 0 for three times page_size");
+    }
+    return given;
+}
+
 void readSettings(const Object& config, TapConfig& result) {
     result.sqlDialect = textSetting(config, "sql_dialect");
     result.diffgenTable = textSetting(config, "diffgen_table");
     result.pageSize = integerSetting(config, "page_size");
+    result.maxPageSize = maxPageSizeOf(integerSetting(config, "max_page_size"), result.pageSize);
     result.readAhead = effectiveValue(config, settingSpecs(), "read_ahead").convert<bool>();
     result.repullSessions = integerSetting(config, "repull_sessions");
     result.addSdcDeletedAt =

@@ -48,6 +48,8 @@ struct TapConfig {
     std::vector<TableSetting> tables;
     std::string diffgenTable = "diffgen";
     int64_t pageSize = 10000;
+    /// max_page_size, 0 (three times pageSize) resolved.
+    int64_t maxPageSize = 30000;
     bool readAhead = true;
     int64_t repullSessions = 2;
     bool addSdcDeletedAt = true;

@@ -37,7 +37,8 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       emitter_(connection, writer, options_.keysPerFetch, std::move(repulls)),
       clock_(clock),
       stats_(stats),
-      poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)) {
+      poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
+      pageSizer_(options_.pageSize, options_.maxPageSize) {
     for (const auto& stream : streams_)
         pageStreams_.add(stream.definition->journalName, stream.keyRule);
 }
@@ -170,15 +171,21 @@ bool Replayer::readNextPage() {
             upTo = std::min(upTo, streams_[i].cursor);
         }
     }
-    PageQuery query{options_.diffgen, lowest, upTo, options_.pageSize, journalNames(active)};
+    PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(), journalNames(active)};
     EventPage page = readPage(query);
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     if (!page.empty()) clock_.noteActivity();
 
-    const bool full = static_cast<int64_t>(page.size()) >= options_.pageSize;
+    const bool full = static_cast<int64_t>(page.size()) >= query.limit;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
+    if (full && pageSizer_.afterFullPage(page)) {
+        log::debug("diffgen pages of " + std::to_string(pageSizer_.limit()) +
+                   " events from now on: the last one held events of " +
+                   std::to_string(PageSizer::tablesIn(page)) + " tables");
+        query.limit = pageSizer_.limit();
+    }
     // A full page is most likely followed by the page after it for the same streams.
     if (readAhead_ != nullptr && full && lastId < upTo) {
         query.afterId = lastId;

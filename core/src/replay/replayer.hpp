@@ -17,6 +17,7 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
 #include "replay/page_read_ahead.hpp"
+#include "replay/page_sizer.hpp"
 #include "replay/plan_emitter.hpp"
 #include "replay/poll_schedule.hpp"
 #include "replay/run_clock.hpp"
@@ -29,6 +30,8 @@ namespace tapdiffgen::core {
 struct ReplayOptions {
     TableRef diffgen;
     int64_t pageSize = 10000;
+    /// Pages grow up to this many events when they spread over many tables (PageSizer).
+    int64_t maxPageSize = 30000;
     bool skipBadEvents = false;
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
@@ -88,6 +91,7 @@ private:
     uint64_t eventsAtLastProgress_ = 0;
     std::chrono::steady_clock::time_point lastStateAt_;
     PollSchedule poll_;
+    PageSizer pageSizer_;
     bool warnedHoldingTooMuch_ = false;
 
     bool readNextPage();

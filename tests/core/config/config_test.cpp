@@ -209,6 +209,23 @@ TEST_CASE("numeric limits") {
           4.0);
 }
 
+TEST_CASE("max_page_size: 0 is three times page_size, and it may not be less than page_size") {
+    const TapConfig untouched;
+    CHECK(untouched.maxPageSize == 3 * untouched.pageSize);
+    CHECK(parseConfigObject(minimalConfig("")).maxPageSize == 30000);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":500)")).maxPageSize == 1500);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":500,"max_page_size":500)")).maxPageSize ==
+          500);
+    CHECK(parseConfigObject(minimalConfig(R"(,"max_page_size":100000)")).maxPageSize == 100000);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":9223372036854775807)")).maxPageSize ==
+          9223372036854775807);
+    CHECK(errorOf(minimalConfig(R"(,"page_size":500,"max_page_size":499)")) ==
+          "'max_page_size' (499) is less than 'page_size' (500); give at least page_size, or 0 "
+          "for three times page_size");
+    CHECK(errorOf(minimalConfig(R"(,"max_page_size":-1)")) ==
+          "-1 is less than the minimum of 0 in config['max_page_size']");
+}
+
 TEST_CASE("table names are name or schema.name") {
     for (const std::string bad : {"a..b", ".a", "a.", "a.b.c", "", "."}) {
         CAPTURE(bad);

@@ -2,12 +2,17 @@
 // not grow with the number of tables.
 #include <doctest/doctest.h>
 
+#include <map>
+#include <sstream>
+#include <string>
+
 #include "engine/fake_database.hpp"
 
 using tapdiffgen::testing::FakeSetup;
 using tapdiffgen::testing::numberedDatabase;
 using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
+using tapdiffgen::testing::TapRun;
 
 namespace {
 
@@ -23,11 +28,24 @@ long counter(const std::string& stderrText, const std::string& name) {
     return std::stol(stderrText.substr(start, at - start));
 }
 
+// Each row's last record of `stream`, by key: what a target keeps.
+std::map<std::string, std::string> lastRecords(const TapRun& run, const std::string& stream) {
+    std::map<std::string, std::string> last;
+    for (const auto& record : run.records(stream)) {
+        std::ostringstream text;
+        record->stringify(text);
+        last[record->get("id").toString()] = text.str();
+    }
+    return last;
+}
+
 }  // namespace
 
 TEST_CASE("diffgen queries do not grow with the number of tables") {
-    FakeSetup four(numberedDatabase(4, 64), numberedTablesSetting(4) + R"(,"page_size":8)");
-    FakeSetup sixteen(numberedDatabase(16, 64), numberedTablesSetting(16) + R"(,"page_size":8)");
+    // Pages of one size, so that the counts compare (the next test lets them grow).
+    const std::string pages = R"(,"page_size":8,"max_page_size":8)";
+    FakeSetup four(numberedDatabase(4, 64), numberedTablesSetting(4) + pages);
+    FakeSetup sixteen(numberedDatabase(16, 64), numberedTablesSetting(16) + pages);
     auto runFour = runTap({"--config", four.configPath()});
     auto runSixteen = runTap({"--config", sixteen.configPath()});
     REQUIRE(runFour.exitCode == 0);
@@ -37,6 +55,39 @@ TEST_CASE("diffgen queries do not grow with the number of tables") {
     CHECK(counter(runFour.stderrText, "diffgen queries") == 9);  // 8 full pages + the empty one
     // Re-pulls: at most one query per table per page.
     CHECK(counter(runFour.stderrText, "re-pull queries") <= 8 * 4);
+}
+
+TEST_CASE("pages over more than four tables grow up to max_page_size and keep every row") {
+    // 64 events taking turns over 16 tables, pages of 8 for 4 tables: the first page touches
+    // 8 tables, so the next holds 8 / 4 * 8 = 16 events; that one touches all 16, which asks
+    // for 32, held to max_page_size, three times page_size by default: 8 + 16 + 24 + 16.
+    FakeSetup grown(numberedDatabase(16, 64),
+                    numberedTablesSetting(16) + R"(,"page_size":8,"log_level":"debug")");
+    FakeSetup fixed(numberedDatabase(16, 64),
+                    numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":8)");
+    TapRun runGrown = runTap({"--config", grown.configPath()});
+    TapRun runFixed = runTap({"--config", fixed.configPath()});
+    REQUIRE_MESSAGE(runGrown.exitCode == 0, runGrown.stderrText);
+    REQUIRE_MESSAGE(runFixed.exitCode == 0, runFixed.stderrText);
+    CHECK(counter(runGrown.stderrText, "diffgen queries") == 4);
+    CHECK(counter(runFixed.stderrText, "diffgen queries") == 9);
+    CHECK(runGrown.stderrText.find("diffgen pages of 16 events from now on: the last one held "
+                                   "events of 8 tables") != std::string::npos);
+    CHECK(runGrown.stderrText.find("diffgen pages of 24 events from now on: the last one held "
+                                   "events of 16 tables") != std::string::npos);
+    CHECK(runGrown.lastState() == runFixed.lastState());
+    for (int t = 0; t < 16; ++t) {
+        const std::string stream = "t" + std::to_string(t);
+        CHECK_FALSE(lastRecords(runGrown, stream).empty());
+        CHECK(lastRecords(runGrown, stream) == lastRecords(runFixed, stream));
+    }
+}
+
+TEST_CASE("pages over four tables or fewer keep to page_size") {
+    FakeSetup setup(numberedDatabase(4, 64), numberedTablesSetting(4) + R"(,"page_size":8)");
+    TapRun run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(counter(run.stderrText, "diffgen queries") == 9);  // 8 full pages + the empty one
 }
 
 TEST_CASE("a lagging stream catches up on its own tables, then joins the shared scan") {
