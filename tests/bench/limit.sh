@@ -1,10 +1,10 @@
 # shellcheck shell=bash
 # The limit for this job: the page reads and key fetches the tap makes, sent by the database's
 # own client, with nothing done to the rows but writing them to /dev/null. The page boundaries
-# and the keys to fetch come from the diffgen table itself: pages are chunks of page_size ids
-# in id order, and a page re-pulls every key whose latest event in the page is an insert or an
-# update. When the last page is full, the tap asks for one more (empty) page, and so does the
-# limit.
+# and the keys to fetch come from the diffgen table itself: pages are chunks of ids in id order,
+# sized as the tap sizes them (limit_page_sizes), and a page re-pulls every key whose latest
+# event in the page is an insert or an update. When the last page is full, the tap asks for one
+# more (empty) page, and so does the limit.
 #
 # Two forms of the same reads:
 #   client  the fastest form the client has: psql `COPY (SELECT … WHERE id = ANY ('{…}')) TO
@@ -15,6 +15,24 @@
 #           in, the fetches as the drivers batch them: PostgreSQL one `= ANY (array)` per table
 #           and page, MariaDB `IN (...)` lists of at most 4096 keys; sent by the same clients.
 readonly LIMIT_INT64_MAX=9223372036854775807
+
+# limit_page_sizes T -> "FIRST NEXT": the tap's first page holds page_size events, and every
+# full page after it gives each table the page before touched page_size / 4 events, up to three
+# times page_size (core/src/replay/page_sizer.hpp, max_page_size at its default). Every page of
+# this workload touches all T tables (limit_check_first_page), so the pages after the first are
+# all of one size.
+limit_page_sizes() {
+    local tables=$1 next
+    next=$((WORKLOAD_PAGE * (tables > 4 ? tables : 4) / 4))
+    ((next <= 3 * WORKLOAD_PAGE)) || next=$((3 * WORKLOAD_PAGE))
+    printf '%s %s' "$WORKLOAD_PAGE" "$next"
+}
+
+# limit_check_first_page TOUCHED T: dies unless the first page touched every table, which
+# limit_page_sizes assumes.
+limit_check_first_page() {
+    (($1 == $2)) || die "the first page of the workload touches $1 of its $2 tables: the limit's page sizes would not be the tap's"
+}
 
 # The drivers' page statements as the tap sends them for this workload: its pages have no gap
 # and no other table's rows, so the plain read (events and horizon mark, no range count)
@@ -33,7 +51,7 @@ SELECT page.*, NULL::int8,
           FROM $diffgen
          WHERE "id" > @after@::int8 AND "id" <= $LIMIT_INT64_MAX::int8
            AND "tablename" = ANY ('$2'::text[])
-         ORDER BY "id" LIMIT $WORKLOAD_PAGE::int8) AS page
+         ORDER BY "id" LIMIT @limit@::int8) AS page
 SQL
 }
 
@@ -47,7 +65,7 @@ SELECT \`id\`, \`tablename\`, CAST(\`table_id\` AS CHAR) AS table_id, \`op\`, \`
   FROM $diffgen
  WHERE \`id\` > @after@ AND \`id\` <= $LIMIT_INT64_MAX
    AND CAST(CONVERT(\`tablename\` USING utf8mb4) AS BINARY) IN ($2)
- ORDER BY \`id\` LIMIT $WORKLOAD_PAGE
+ ORDER BY \`id\` LIMIT @limit@
 SQL
 }
 
@@ -55,18 +73,24 @@ SQL
 # its plainest form.
 pg_client_page_sql() {
     printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
-    printf " WHERE id > @after@ AND tablename = ANY ('%s') ORDER BY id LIMIT %s" "$2" "$WORKLOAD_PAGE"
+    printf " WHERE id > @after@ AND tablename = ANY ('%s') ORDER BY id LIMIT @limit@" "$2"
 }
 my_client_page_sql() {
     printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
-    printf ' WHERE id > @after@ AND tablename IN (%s) ORDER BY id LIMIT %s' "$2" "$WORKLOAD_PAGE"
+    printf ' WHERE id > @after@ AND tablename IN (%s) ORDER BY id LIMIT @limit@' "$2"
 }
 
 # pg_limit_statements FORM PREFIX T -> "step<TAB>statement" lines in the tap's order; step 0
 # reads a page, step 1 fetches keys.
 pg_limit_statements() {
-    local form=$1 prefix=$2 tables=$3 names page_sql key_type=''
+    local form=$1 prefix=$2 tables=$3 names page_sql key_type='' first next
     names="{$(workload_tables "$prefix" "$tables" | paste -sd,)}"
+    read -r first next <<<"$(limit_page_sizes "$tables")"
+    limit_check_first_page "$(pg_sql -At -v "names=$names" <<SQL
+SELECT count(DISTINCT tablename) FROM (SELECT tablename FROM ${prefix}_diffgen
+ WHERE tablename = ANY (:'names'::text[]) ORDER BY id LIMIT $first) AS first_page;
+SQL
+)" "$tables"
     if [[ $form == tap ]]; then
         page_sql=$(pg_page_sql "$prefix" "$names") key_type='::int4[]'
     else
@@ -75,12 +99,15 @@ pg_limit_statements() {
     pg_sql -At -F $'\t' -v "page_sql=COPY ($page_sql) TO STDOUT;" \
         -v "names=$names" -v "cols=$(join_by ', ' "${WORKLOAD_COLUMNS[@]}")" <<SQL
 WITH ev AS (
-    SELECT id, tablename, table_id, op, (row_number() OVER (ORDER BY id) - 1) / $WORKLOAD_PAGE AS page
-      FROM ${prefix}_diffgen WHERE tablename = ANY (:'names'::text[])
+    SELECT id, tablename, table_id, op,
+           CASE WHEN rn < $first THEN 0 ELSE 1 + (rn - $first) / $next END AS page
+      FROM (SELECT *, row_number() OVER (ORDER BY id) - 1 AS rn
+              FROM ${prefix}_diffgen WHERE tablename = ANY (:'names'::text[])) AS numbered
 ), bounds AS (
     SELECT page, max(id) AS last_id, count(*) AS events FROM ev GROUP BY page
 ), pages AS (
-    SELECT page, coalesce(lag(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events
+    SELECT page, coalesce(lag(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events,
+           CASE WHEN page = 0 THEN $first ELSE $next END AS size
       FROM bounds
 ), latest AS (
     SELECT DISTINCT ON (page, tablename, table_id) page, tablename, table_id, op
@@ -90,11 +117,12 @@ WITH ev AS (
       FROM latest WHERE op IN ('i', 'u') GROUP BY page, tablename
 )
 SELECT step, sql FROM (
-    SELECT page, 0 AS step, '' AS tablename, replace(:'page_sql', '@after@', after_id::text) AS sql
+    SELECT page, 0 AS step, '' AS tablename,
+           replace(replace(:'page_sql', '@after@', after_id::text), '@limit@', size::text) AS sql
       FROM pages
     UNION ALL
-    SELECT page + 1, 0, '', replace(:'page_sql', '@after@', last_id::text)
-      FROM pages WHERE page = (SELECT max(page) FROM pages) AND events = $WORKLOAD_PAGE
+    SELECT page + 1, 0, '', replace(replace(:'page_sql', '@after@', last_id::text), '@limit@', '$next')
+      FROM pages WHERE page = (SELECT max(page) FROM pages) AND events = size
     UNION ALL
     SELECT page, 1, tablename,
            format('COPY (SELECT %s FROM %I WHERE id = ANY (''{%s}''$key_type)) TO STDOUT;',
@@ -105,8 +133,11 @@ SQL
 }
 
 my_limit_statements() {
-    local form=$1 prefix=$2 tables=$3 names page_sql chunk=4096
+    local form=$1 prefix=$2 tables=$3 names page_sql chunk=4096 first next
     names=$(workload_tables "$prefix" "$tables" | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
+    read -r first next <<<"$(limit_page_sizes "$tables")"
+    limit_check_first_page "$(my_value "SELECT COUNT(DISTINCT tablename) FROM (SELECT tablename
+        FROM ${prefix}_diffgen WHERE tablename IN ($names) ORDER BY id LIMIT $first) AS first_page")" "$tables"
     if [[ $form == tap ]]; then
         page_sql="$(my_page_sql "$prefix" "$names");"
     else
@@ -125,14 +156,16 @@ CREATE TABLE ${prefix}_limit_keys ENGINE=Aria AS
 SELECT page, tbl, k, COUNT(*) AS events, MAX(id) AS last_id,
        SUBSTRING(MAX(CONCAT(LPAD(id, 20, '0'), op)), 21) AS op
   FROM (SELECT id, FIELD(tablename, $names) AS tbl, CAST(table_id AS SIGNED) AS k, op,
-               (ROW_NUMBER() OVER (ORDER BY id) - 1) DIV $WORKLOAD_PAGE AS page
-          FROM ${prefix}_diffgen WHERE tablename IN ($names)) AS ev
+               CASE WHEN rn < $first THEN 0 ELSE 1 + (rn - $first) DIV $next END AS page
+          FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY id) - 1 AS rn
+                  FROM ${prefix}_diffgen WHERE tablename IN ($names)) AS numbered) AS ev
  GROUP BY page, tbl, k;
 WITH bounds AS (
     SELECT page, MAX(last_id) AS last_id, SUM(events) AS events
       FROM ${prefix}_limit_keys GROUP BY page
 ), pages AS (
-    SELECT page, COALESCE(LAG(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events
+    SELECT page, COALESCE(LAG(last_id) OVER (ORDER BY page), 0) AS after_id, last_id, events,
+           IF(page = 0, $first, $next) AS size
       FROM bounds
 ), chunked AS (
     SELECT page, tbl, k, (ROW_NUMBER() OVER (PARTITION BY page, tbl ORDER BY k) - 1) DIV $chunk AS chunk
@@ -143,11 +176,11 @@ WITH bounds AS (
 )
 SELECT step, statement FROM (
     SELECT page, 0 AS step, 0 AS tbl, 0 AS chunk,
-           REPLACE(@page_sql, '@after@', after_id) AS statement
+           REPLACE(REPLACE(@page_sql, '@after@', after_id), '@limit@', size) AS statement
       FROM pages
     UNION ALL
-    SELECT page + 1, 0, 0, 0, REPLACE(@page_sql, '@after@', last_id)
-      FROM pages WHERE page = (SELECT MAX(page) FROM pages) AND events = $WORKLOAD_PAGE
+    SELECT page + 1, 0, 0, 0, REPLACE(REPLACE(@page_sql, '@after@', last_id), '@limit@', $next)
+      FROM pages WHERE page = (SELECT MAX(page) FROM pages) AND events = size
     UNION ALL
     SELECT page, 1, tbl, chunk,
            CONCAT('SELECT $(join_by ', ' "${WORKLOAD_COLUMNS[@]}") FROM \`', ELT(tbl, $names),
