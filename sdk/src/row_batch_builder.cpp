@@ -2,6 +2,8 @@
 
 #include "tap-diffgen/sdk/errors.hpp"
 
+#include <algorithm>
+
 namespace tapdiffgen::sdk {
 
 RowBatchBuilder::RowBatchBuilder(TdgBatchSink sink, void* sinkContext, int numColumns,
@@ -11,6 +13,11 @@ RowBatchBuilder::RowBatchBuilder(TdgBatchSink sink, void* sinkContext, int numCo
       numColumns_(numColumns),
       rowsPerBatch_(rowsPerBatch > 0 ? rowsPerBatch : 2048),
       bytesPerBatch_(bytesPerBatch) {}
+
+void RowBatchBuilder::expectRows(int64_t rows) {
+    const int64_t batch = std::min(std::max<int64_t>(rows, 0), rowsPerBatch_);
+    pending_.reserve(static_cast<size_t>(numColumns_) * static_cast<size_t>(batch));
+}
 
 void RowBatchBuilder::addNull() { pending_.push_back({TDG_KIND_NULL, 0, 0, 0}); }
 

@@ -178,6 +178,7 @@ struct Trampolines {
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             FetchRequest typed = toFetchRequest(*request);
             RowBatchBuilder rows(sink, context, request->num_columns, request->batch_rows);
+            rows.expectRows(request->num_keys);  // a row per key at most
             self(connection).fetchRows(typed, rows);
             rows.flush();
         });
@@ -207,6 +208,7 @@ struct Trampolines {
                 typed.push_back(toFetchRequest(request));
                 rows.push_back(&builders.emplace_back(sinks[i], contexts[i], request.num_columns,
                                                       request.batch_rows));
+                rows.back()->expectRows(request.num_keys);
             }
             self(connection).fetchRowsMany(typed, rows);
         });
@@ -230,6 +232,7 @@ struct Trampolines {
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             ScanRequest typed = toScanRequest(*request);
             RowBatchBuilder rows(sink, context, request->num_columns, request->batch_rows);
+            rows.expectRows(INT64_MAX);  // a scan fills its batches
             self(connection).scanTable(typed, rows);
             rows.flush();
         });

@@ -22,6 +22,11 @@ public:
 
     int numColumns() const { return numColumns_; }
 
+    /// Takes room for the cells of `rows` rows (at most one batch) at once, so that a read of
+    /// a known size does not grow the block step by step, copying it each time. A builder
+    /// takes no room before: fetchRowsMany holds one per request, most of them small.
+    void expectRows(int64_t rows);
+
     void addNull();
     void addBool(bool value);
     void addInt64(int64_t value);
