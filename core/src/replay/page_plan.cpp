@@ -96,4 +96,10 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
     }
 }
 
+size_t PagePlan::streamsWithEvents() const {
+    return static_cast<size_t>(std::count_if(
+        plans_.begin(), plans_.end(),
+        [](const StreamPlan& plan) { return !plan.upserts.empty() || !plan.tombstones.empty(); }));
+}
+
 }  // namespace tapdiffgen::core

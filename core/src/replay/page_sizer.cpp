@@ -1,16 +1,13 @@
 #include "replay/page_sizer.hpp"
 
 #include <algorithm>
-#include <string_view>
-#include <unordered_set>
 
 namespace tapdiffgen::core {
 
-PageSizer::PageSizer(int64_t least, int64_t most)
-    : least_(least), most_(std::max(least, most)), limit_(least) {}
+PageSizer::PageSizer(int64_t least, int64_t most) : least_(least), most_(most), limit_(least) {}
 
-bool PageSizer::afterFullPage(const EventPage& page) {
-    const int64_t next = limitFor(tablesIn(page), least_, most_);
+bool PageSizer::afterFullPage(size_t tables) {
+    const int64_t next = limitFor(tables, least_, most_);
     const bool changed = next != limit_;
     limit_ = next;
     return changed;
@@ -20,17 +17,10 @@ int64_t PageSizer::limitFor(size_t tables, int64_t least, int64_t most) {
     most = std::max(least, most);
     if (tables <= static_cast<size_t>(kTablesPerPage)) return least;
     // In floating point, so that no product overflows: only the comparison needs it exact.
+    // Over kTablesPerPage tables the quotient exceeds least, so its whole part is at least least.
     const double wanted = static_cast<double>(least) * static_cast<double>(tables) / kTablesPerPage;
     if (wanted >= static_cast<double>(most)) return most;
-    return std::max(least, static_cast<int64_t>(wanted));
-}
-
-size_t PageSizer::tablesIn(const EventPage& page) {
-    std::unordered_set<std::string_view> names;
-    for (const TdgEvent& event : page) {
-        if (event.table_name != nullptr) names.insert(event.table_name);
-    }
-    return names.size();
+    return static_cast<int64_t>(wanted);
 }
 
 }  // namespace tapdiffgen::core

@@ -2,7 +2,8 @@
 // statement per table (and chunk of keys), and each statement costs the server and the tap the
 // same fixed amount however few keys it holds: a page of 10,000 events over 64 tables makes 64
 // statements of about 150 keys. So after a full page the next one is sized to give each table
-// the last one touched as many events as page_size gives each of kTablesPerPage tables,
+// the last one touched (the streams its plan has events for) as many events as page_size gives
+// each of kTablesPerPage tables,
 // between page_size and max_page_size, and shrinks back when the events gather on fewer
 // tables. Memory grows with the page (one page of events, the next one read ahead, and a share
 // of its records), which is what max_page_size bounds.
@@ -10,8 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-
-#include "plugin/dialect_connection.hpp"
 
 namespace tapdiffgen::core {
 
@@ -26,13 +25,12 @@ public:
     PageSizer(int64_t least, int64_t most);
 
     int64_t limit() const { return limit_; }
-    /// Sizes the next page from a full page just read; true when the limit changed.
-    bool afterFullPage(const EventPage& page);
+    /// Sizes the next page from a full page just read that held events of `tables` tables;
+    /// true when the limit changed.
+    bool afterFullPage(size_t tables);
 
     /// least * tables / kTablesPerPage, within [least, most].
     static int64_t limitFor(size_t tables, int64_t least, int64_t most);
-    /// The number of different diffgen.tablename values among the page's events.
-    static size_t tablesIn(const EventPage& page);
 
 private:
     int64_t least_;

@@ -180,10 +180,13 @@ bool Replayer::readNextPage() {
     const bool full = static_cast<int64_t>(page.size()) >= query.limit;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
-    if (full && pageSizer_.afterFullPage(page)) {
+    const std::vector<bool> accept = acceptMask(active);
+    const PagePlan plan = planPage(page, accept);
+    const size_t tables = plan.streamsWithEvents();
+    if (full && pageSizer_.afterFullPage(tables)) {
         log::debug("diffgen pages of " + std::to_string(pageSizer_.limit()) +
-                   " events from now on: the last one held events of " +
-                   std::to_string(PageSizer::tablesIn(page)) + " tables");
+                   " events from now on: the last one held events of " + std::to_string(tables) +
+                   " tables");
         query.limit = pageSizer_.limit();
     }
     // A full page is most likely followed by the page after it for the same streams.
@@ -191,7 +194,7 @@ bool Replayer::readNextPage() {
         query.afterId = lastId;
         readAhead_->start(std::move(query));
     }
-    emitPlan(page, acceptMask(active));
+    emitPlan(plan, accept);
     settleRange(lowest, readThrough, lastId, page, active);
     for (size_t i : active) streams_[i].cursor = readThrough;
     return full || upTo != INT64_MAX;
@@ -204,8 +207,8 @@ EventPage Replayer::readPage(const PageQuery& query) {
     return query.readOn(connection_);
 }
 
-void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
-                        std::optional<LateRead> late) {
+PagePlan Replayer::planPage(const EventPage& page, const std::vector<bool>& accept,
+                            std::optional<LateRead> late) {
     PagePlan::Options planOptions;
     planOptions.readFor = accept;
     planOptions.skipBadEvents = options_.skipBadEvents;
@@ -213,6 +216,10 @@ void Replayer::emitPlan(const EventPage& page, const std::vector<bool>& accept,
     PagePlan plan(page, pageStreams_, planOptions);
     if (late) stats_.lateEvents += plan.eventsConsidered();
     stats_.skippedEvents += plan.eventsSkipped();
+    return plan;
+}
+
+void Replayer::emitPlan(const PagePlan& plan, const std::vector<bool>& accept) {
     const std::string timeExtracted = utcNowIso();
     uint64_t recordsBefore = emitter_.counters().records;
     std::vector<PlanEmitter::Part> parts;
@@ -264,7 +271,7 @@ void Replayer::emitLateEvents(const PendingRange& range) {
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
             ++stats_.diffgenQueries;
             if (page.empty()) break;
-            emitPlan(page, accept, LateRead{range.seenIds});
+            emitPlan(planPage(page, accept, LateRead{range.seenIds}), accept);
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
         }

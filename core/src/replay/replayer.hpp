@@ -97,10 +97,12 @@ private:
     bool readNextPage();
     /// The page read ahead for `query` when there is one, else read now.
     EventPage readPage(const PageQuery& query);
-    /// Plans and emits a page read for the streams `accept` marks; `late` for a range read
-    /// again once its late commits are final.
-    void emitPlan(const EventPage& page, const std::vector<bool>& accept,
-                  std::optional<LateRead> late = std::nullopt);
+    /// Plans a page read for the streams `accept` marks; `late` for a range read again once
+    /// its late commits are final.
+    PagePlan planPage(const EventPage& page, const std::vector<bool>& accept,
+                      std::optional<LateRead> late = std::nullopt);
+    /// Emits a planned page's records for the streams `accept` marks.
+    void emitPlan(const PagePlan& plan, const std::vector<bool>& accept);
     void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
                      const std::vector<size_t>& active);
     void emitLateEvents(const PendingRange& range);
