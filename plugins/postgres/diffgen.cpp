@@ -23,6 +23,7 @@
 #include <string>
 
 #include "array_literal.hpp"
+#include "binary_values.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -118,13 +119,14 @@ std::string pageSql(const char* statement, const sdk::TableName& diffgen,
     return replaceAll(std::move(sql), "@snapshot@", snapshot.current);
 }
 
+// A page's rows come in binary format (binary_values.hpp), its text columns as their text.
 // `created` is the caller's, reused from event to event: the page copies what it keeps.
 void addEvent(const Result& rows, int row, sdk::EventPage& page, std::string& created) {
-    int64_t id = parseInt64(rows.value(row, 0), "diffgen id");
+    int64_t id = binaryInt8(rows.value(row, 0));
     std::optional<std::string_view> op = rows.optional(row, 3);
     std::optional<std::string_view> tableId = rows.optional(row, 2);
     created.clear();  // stays empty (NULL) for ±infinity as well
-    if (auto ts = rows.optional(row, 4)) sdk::appendIsoTimestamp(*ts, created);
+    if (auto ts = rows.optional(row, 4)) appendBinaryTimestampTz(*ts, created);
     page.add(id, op && !op->empty() ? (*op)[0] : '\0', rows.optional(row, 1).value_or(""),
              tableId ? &*tableId : nullptr, created);
 }
@@ -137,14 +139,15 @@ bool readPage(Session& session, const char* statement, const sdk::PageRequest& r
         .add(std::to_string(request.upToId), oid::kInt8)
         .add(arrayLiteral(request.tableNames), oid::kTextArray)
         .add(std::to_string(request.limit), oid::kInt8);
-    Result rows = execute(session, pageSql(statement, request.diffgen, snapshotSql(session)),
-                          params, "reading diffgen table '" + request.diffgen.display() + "'");
+    Result rows =
+        execute(session, pageSql(statement, request.diffgen, snapshotSql(session)), params,
+                "reading diffgen table '" + request.diffgen.display() + "'", ResultFormat::Binary);
     bool marked = false;
     std::string created;
     for (int row = 0; row < rows.rows(); ++row) {
         if (!rows.isNull(row, 0)) addEvent(rows, row, page, created);
         if (!rows.isNull(row, 5)) {
-            page.setRangeRowCount(parseInt64(rows.value(row, 5), "range row count"));
+            page.setRangeRowCount(binaryInt8(rows.value(row, 5)));
         }
         if (!marked && !rows.isNull(row, 6)) {
             TdgHorizonMark mark{};

@@ -66,11 +66,11 @@ std::optional<std::string_view> Result::optional(int row, int column) const {
 }
 
 Result execute(Session& session, const std::string& sql, const Params& params,
-               const std::string& context) {
+               const std::string& context, ResultFormat format) {
     PGconn* connection = session.handle();
     RawParams raw(params);
     ResultPtr result(PQexecParams(connection, sql.c_str(), raw.count(), raw.types.data(),
-                                  raw.values.data(), nullptr, nullptr, 0));
+                                  raw.values.data(), nullptr, nullptr, static_cast<int>(format)));
     ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
         throw resultError(result.get(), connection, context);

@@ -1,6 +1,7 @@
 // Running SQL on a Session: every value bound as a text parameter ($1..$n), results in text
-// format (exact for every type). execute() buffers a small result; RowStream reads a large one
-// row by row (libpq single-row mode), so memory never depends on the result's size.
+// format (exact for every type) unless a statement of the plugin's own asks for binary
+// (binary_values.hpp). execute() buffers a small result; RowStream reads a large one row by row
+// (libpq single-row mode), so memory never depends on the result's size.
 #pragma once
 
 #include <libpq-fe.h>
@@ -24,6 +25,9 @@ struct Params {
     Params& add(std::optional<std::string> value, Oid type = 0);
 };
 
+/// The format every column of a result comes in (libpq's resultFormat codes).
+enum class ResultFormat { Text = 0, Binary = 1 };
+
 /// Params as the parallel arrays libpq wants, pointing into the Params.
 struct RawParams {
     std::vector<const char*> values;
@@ -46,7 +50,7 @@ bool sendPrepared(PGconn* connection, const std::string& name, const Params& par
 sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,
                                 const std::string& name, const std::string& context);
 
-/// One cell of a result, as text.
+/// One cell of a result: its text, or its bytes in binary format.
 std::string_view cellText(const PGresult* result, int row, int column);
 
 /// The column type OIDs of a result.
@@ -75,7 +79,7 @@ private:
 
 /// Runs one statement and returns its whole result; throws DriverError naming `context`.
 Result execute(Session& session, const std::string& sql, const Params& params,
-               const std::string& context);
+               const std::string& context, ResultFormat format = ResultFormat::Text);
 
 /// Streams one statement's rows. Abandoning it early (an exception while reading) cancels the
 /// statement and drains the connection, so the session stays usable and idle.

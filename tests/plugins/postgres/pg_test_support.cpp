@@ -42,6 +42,15 @@ void RawSession::exec(const std::string& sql) {
     }
 }
 
+std::shared_ptr<PGresult> RawSession::queryBinary(const std::string& sql) {
+    std::shared_ptr<PGresult> result(
+        PQexecParams(connection_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 1), &PQclear);
+    if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
+        throw std::runtime_error("raw session: " + std::string(PQerrorMessage(connection_)));
+    }
+    return result;
+}
+
 int tapSessionsInState(const testing::DatabaseEnv& env, const std::string& state) {
     return std::stoi(testing::queryScalar(
         env,

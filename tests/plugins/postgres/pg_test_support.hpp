@@ -29,6 +29,8 @@ public:
     RawSession& operator=(const RawSession&) = delete;
     /// Runs `sql`; throws std::runtime_error on failure.
     void exec(const std::string& sql);
+    /// Runs `sql` and returns its rows, every column in binary format; throws on failure.
+    std::shared_ptr<PGresult> queryBinary(const std::string& sql);
 
 private:
     PGconn* connection_;

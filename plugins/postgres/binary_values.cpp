@@ -1,0 +1,107 @@
+#include "binary_values.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "tap-diffgen/sdk/errors.hpp"
+
+namespace tapdiffgen::postgres {
+namespace {
+
+// The wire is big-endian two's complement.
+int64_t bigEndian64(std::string_view wire, const char* type) {
+    if (wire.size() != 8) {
+        throw sdk::DriverError(TDG_INVALID_DATA,
+                               std::string("PostgreSQL sent a malformed binary ") + type);
+    }
+    uint64_t value = 0;
+    for (char byte : wire) value = (value << 8) | static_cast<unsigned char>(byte);
+    return static_cast<int64_t>(value);
+}
+
+// Days from 1970-01-01 to PostgreSQL's epoch, 2000-01-01.
+constexpr int64_t kEpochDays = 10957;
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+
+struct CivilDate {
+    int64_t year;
+    unsigned month;
+    unsigned day;
+};
+
+// The proleptic Gregorian date `days` after 1970-01-01 (PostgreSQL's calendar at every date),
+// counted in 400-year eras of 146,097 days, each starting on 1 March so that the leap day ends
+// its year.
+CivilDate civilFromDays(int64_t days) {
+    days += 719468;  // from 0000-03-01
+    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const auto dayOfEra = static_cast<uint64_t>(days - era * 146097);
+    const uint64_t yearOfEra =
+        (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+    const uint64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    const uint64_t monthFromMarch = (5 * dayOfYear + 2) / 153;
+    const auto day = static_cast<unsigned>(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1);
+    const auto month =
+        static_cast<unsigned>(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9);
+    const int64_t year = static_cast<int64_t>(yearOfEra) + era * 400 + (month <= 2 ? 1 : 0);
+    return {year, month, day};
+}
+
+// Writes `value` as `width` decimal digits at `to` (the caller's value fits); returns the end.
+char* writePadded(uint64_t value, int width, char* to) {
+    for (int i = width - 1; i >= 0; --i) {
+        to[i] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    }
+    return to + width;
+}
+
+// Writes "YYYY-MM-DD" (a year past 9999 in full) at `to`, which has room for 18 characters;
+// returns the end, or nullptr for the years before 1 (BC), which the ABI's dates cannot hold.
+char* writeCivilDate(int64_t daysSince1970, char* to) {
+    const CivilDate date = civilFromDays(daysSince1970);
+    if (date.year < 1) return nullptr;
+    const auto year = static_cast<uint64_t>(date.year);
+    int yearDigits = 4;
+    for (uint64_t rest = year / 10000; rest > 0; rest /= 10) ++yearDigits;
+    to = writePadded(year, yearDigits, to);
+    *to++ = '-';
+    to = writePadded(date.month, 2, to);
+    *to++ = '-';
+    return writePadded(date.day, 2, to);
+}
+
+}  // namespace
+
+int64_t binaryInt8(std::string_view wire) { return bigEndian64(wire, "bigint"); }
+
+bool appendBinaryTimestampTz(std::string_view wire, std::string& out) {
+    const int64_t micros = bigEndian64(wire, "timestamp");
+    if (micros == std::numeric_limits<int64_t>::min() ||
+        micros == std::numeric_limits<int64_t>::max()) {
+        return false;  // -infinity, infinity
+    }
+    int64_t days = micros / kMicrosPerDay;
+    int64_t ofDay = micros % kMicrosPerDay;
+    if (ofDay < 0) {
+        ofDay += kMicrosPerDay;
+        --days;
+    }
+    char text[48];
+    char* to = writeCivilDate(days + kEpochDays, text);
+    if (to == nullptr) return false;
+    const auto seconds = static_cast<uint64_t>(ofDay / 1000000);
+    *to++ = 'T';
+    to = writePadded(seconds / 3600, 2, to);
+    *to++ = ':';
+    to = writePadded(seconds / 60 % 60, 2, to);
+    *to++ = ':';
+    to = writePadded(seconds % 60, 2, to);
+    *to++ = '.';
+    to = writePadded(static_cast<uint64_t>(ofDay % 1000000), 6, to);
+    to = std::copy_n("+00:00", 6, to);
+    out.append(text, to);
+    return true;
+}
+
+}  // namespace tapdiffgen::postgres
