@@ -37,6 +37,29 @@ TEST_CASE("valid UTF-8 passes through, invalid bytes become U+FFFD") {
     CHECK(json("cut\xE2\x82") == "\"cut\xEF\xBF\xBD\xEF\xBF\xBD\"");            // truncated
 }
 
+TEST_CASE("a byte to escape is found wherever it stands in a long string") {
+    // Strings are scanned sixteen bytes at a time: every position of every block, the blocks'
+    // edges and the tail after the last whole block.
+    struct Special {
+        std::string bytes;
+        std::string written;
+    };
+    const Special specials[] = {
+        {"\"", "\\\""},           {"\\", "\\\\"},  {std::string(1, '\0'), "\\u0000"},
+        {"\x1f", "\\u001f"},      {"\n", "\\n"},   {"\xC3\xA9", "\xC3\xA9"},
+        {"\xFF", "\xEF\xBF\xBD"}, {"\x7f", "\x7f"}};
+    for (size_t length = 1; length <= 50; ++length) {
+        for (size_t at = 0; at < length; ++at) {
+            for (const Special& special : specials) {
+                INFO("length " << length << " at " << at);
+                const std::string before(at, 'a'), after(length - at - 1, '~');
+                CHECK(json(before + special.bytes + after) ==
+                      "\"" + before + special.written + after + "\"");
+            }
+        }
+    }
+}
+
 TEST_CASE("cells render by kind") {
     CHECK(render(TdgCell{TDG_KIND_INT64, 0, INT64_MIN, nullptr, 0}) == "-9223372036854775808");
     CHECK(render(TdgCell{TDG_KIND_BOOL, 0, 1, nullptr, 0}) == "true");
