@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/time_text.hpp"
 
 namespace tapdiffgen::postgres {
 namespace {
@@ -23,30 +24,6 @@ int64_t bigEndian64(std::string_view wire, const char* type) {
 constexpr int64_t kEpochDays = 10957;
 constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 
-struct CivilDate {
-    int64_t year;
-    unsigned month;
-    unsigned day;
-};
-
-// The proleptic Gregorian date `days` after 1970-01-01 (PostgreSQL's calendar at every date),
-// counted in 400-year eras of 146,097 days, each starting on 1 March so that the leap day ends
-// its year.
-CivilDate civilFromDays(int64_t days) {
-    days += 719468;  // from 0000-03-01
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const auto dayOfEra = static_cast<uint64_t>(days - era * 146097);
-    const uint64_t yearOfEra =
-        (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
-    const uint64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-    const uint64_t monthFromMarch = (5 * dayOfYear + 2) / 153;
-    const auto day = static_cast<unsigned>(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1);
-    const auto month =
-        static_cast<unsigned>(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9);
-    const int64_t year = static_cast<int64_t>(yearOfEra) + era * 400 + (month <= 2 ? 1 : 0);
-    return {year, month, day};
-}
-
 // Writes `value` as `width` decimal digits at `to` (the caller's value fits); returns the end.
 char* writePadded(uint64_t value, int width, char* to) {
     for (int i = width - 1; i >= 0; --i) {
@@ -58,8 +35,9 @@ char* writePadded(uint64_t value, int width, char* to) {
 
 // Writes "YYYY-MM-DD" (a year past 9999 in full) at `to`, which has room for 18 characters;
 // returns the end, or nullptr for the years before 1 (BC), which the ABI's dates cannot hold.
+// Not sdk::appendIsoFromFields: it refuses years past 9999, which the text path passes on.
 char* writeCivilDate(int64_t daysSince1970, char* to) {
-    const CivilDate date = civilFromDays(daysSince1970);
+    const sdk::DateTimeFields date = sdk::dateFromUnixDays(daysSince1970);
     if (date.year < 1) return nullptr;
     const auto year = static_cast<uint64_t>(date.year);
     int yearDigits = 4;

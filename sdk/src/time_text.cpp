@@ -167,6 +167,12 @@ void appendOffsetMinutes(int minutes, TimeText& text) {
 
 }  // namespace
 
+DateTimeFields dateFromUnixDays(int64_t days) {
+    DateTimeFields fields;
+    civilFromDays(days, fields);
+    return fields;
+}
+
 bool appendIsoFromFields(TdgValueKind kind, const DateTimeFields& fields, std::string& out) {
     if (!validOffset(fields.utcOffsetMinutes)) return false;
     TimeText text;

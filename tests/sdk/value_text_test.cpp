@@ -11,6 +11,7 @@
 
 using tapdiffgen::sdk::appendIsoFromFields;
 using tapdiffgen::sdk::appendIsoTimestamp;
+using tapdiffgen::sdk::dateFromUnixDays;
 using tapdiffgen::sdk::DateTimeFields;
 using tapdiffgen::sdk::DriverError;
 using tapdiffgen::sdk::jsonNumberFromDecimal;
@@ -104,6 +105,27 @@ TEST_CASE("appendIsoFromFields refuses fields out of range and leaves the output
     CHECK(text(TDG_KIND_TIMESTAMPTZ, withOffset(at(2024, 1, 1), 24 * 60)) == "rejected");
     CHECK(text(TDG_KIND_TIMESTAMP, withOffset(at(9999, 12, 31, 23, 0), -120)) == "rejected");
     CHECK(text(TDG_KIND_TEXT, at(2024, 1, 1)) == "rejected");
+}
+
+TEST_CASE("dateFromUnixDays counts proleptic Gregorian days either side of 1970") {
+    struct Day {
+        int64_t days;
+        int year;
+        unsigned month;
+        unsigned day;
+    };
+    for (const Day& want :
+         {Day{0, 1970, 1, 1}, Day{-1, 1969, 12, 31}, Day{10957, 2000, 1, 1},
+          Day{11016, 2000, 2, 29}, Day{-25508, 1900, 3, 1}, Day{-719162, 1, 1, 1},
+          Day{-719163, 0, 12, 31}, Day{2932896, 9999, 12, 31}, Day{2932897, 10000, 1, 1}}) {
+        INFO(want.days);
+        const DateTimeFields fields = dateFromUnixDays(want.days);
+        CHECK(fields.year == want.year);
+        CHECK(fields.month == want.month);
+        CHECK(fields.day == want.day);
+        CHECK(fields.hour == 0);
+        CHECK_FALSE(fields.utcOffsetMinutes.has_value());
+    }
 }
 
 TEST_CASE("appendIsoTimestamp writes a server's timestamp text in the ABI's form") {

@@ -33,6 +33,12 @@ struct DateTimeFields {
     std::optional<int> utcOffsetMinutes;
 };
 
+/// The proleptic Gregorian date `days` days after 1970-01-01 (before it when negative) as the
+/// year, month and day of DateTimeFields, the other fields left as they are by default: for
+/// clients that count days or microseconds from an epoch (PostgreSQL's binary format).
+/// Astronomical years: 0 is 1 BC, -1 is 2 BC. Since SDK 0.2.0.
+DateTimeFields dateFromUnixDays(int64_t days);
+
 /// The ABI's text of `fields` for `kind` (see TdgValueKind):
 ///   DATE         "YYYY-MM-DD" (the clock and the offset are ignored)
 ///   TIME         "[-]HH:MM:SS.ffffff", with "+HH:MM" when an offset is given
