@@ -141,7 +141,7 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
         const StreamPlan& all = plan.streams()[0];
         if (!all.upserts.empty()) {
             first.upserts.push_back(all.upserts.front());
-            first.upsertIndex.emplace(first.upserts.front().key, 0);
+            first.indexUpserts();
         } else if (!all.tombstones.empty()) {
             first.tombstones.push_back(all.tombstones.front());
         }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
-#include "replay/row_key.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
 namespace {
+
+// The op of an event a later event of the same row replaced.
+constexpr char kSuperseded = 0;
 
 std::string describeOp(char op) {
     if (op == 0) return "NULL/empty";
@@ -26,12 +28,25 @@ std::optional<size_t> PageStreams::streamOf(std::string_view journalName) const 
     return found->second;
 }
 
+void StreamPlan::indexUpserts() {
+    upsertIndex_ = KeyIndex();
+    upsertIndex_.reserve(upserts.size());
+    auto keyAt = [this](size_t i) { return std::string_view(upserts[i].key); };
+    for (size_t i = 0; i < upserts.size(); ++i) upsertIndex_.assign(upserts[i].key, i, keyAt);
+}
+
+// Each stream's events are kept in page order, with an index of where each row's latest one
+// is: a later event of the same row marks the earlier one superseded. What is left is the
+// latest event per row, already in log order.
 PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Options& options)
     : plans_(streams.size()) {
-    const bool skipBadEvents = options.skipBadEvents;
-    // Per stream: canonical key → (position in page, event), so that the LAST event wins.
-    std::vector<std::unordered_map<std::string, DrivingEvent>> latest(streams.size());
-    for (auto& events : latest) events.reserve(page.size() / streams.size() + 1);
+    std::vector<std::vector<DrivingEvent>> events(streams.size());
+    std::vector<KeyIndex> latest(streams.size());
+    for (size_t stream = 0; stream < streams.size(); ++stream) {
+        if (!options.readFor[stream]) continue;
+        events[stream].reserve(page.size() / streams.size() + 1);
+        latest[stream].reserve(page.size() / streams.size() + 1);
+    }
     for (const TdgEvent& event : page) {
         const auto found =
             streams.streamOf(std::string_view(event.table_name != nullptr ? event.table_name : ""));
@@ -42,58 +57,66 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
             continue;
         }
         ++considered_;
-        auto reject = [&](const std::string& why) {
-            std::string message = "diffgen id " + std::to_string(event.id) + " (table '" +
-                                  event.table_name + "'): " + why;
-            if (!skipBadEvents) throw BadEventError(event.id, message);
-            log::warning(message + "; skipped because on_bad_event is 'skip'");
-            ++skipped_;
-        };
-        if (event.op != TDG_OP_INSERT && event.op != TDG_OP_UPDATE && event.op != TDG_OP_DELETE) {
-            reject("unknown op " + describeOp(event.op) + " (expected 'i', 'u' or 'd')");
-            continue;
-        }
-        if (event.table_id_is_null != 0 || event.table_id == nullptr) {
-            reject("table_id is NULL");
-            continue;
-        }
-        std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
-        std::string why;
-        auto key = parseTableId(rawKey, *streams.rule(stream).key, why);
-        if (!key) {
-            reject("table_id '" + std::string(rawKey) + "' " + why);
-            continue;
-        }
-        DrivingEvent& driving = latest[stream][key->canonical];
-        driving.id = event.id;
-        driving.op = event.op;
-        if (driving.key.empty()) {
-            driving.key = std::move(key->canonical);
-            driving.keyParts = std::move(key->parts);
-        }
-        driving.tsCreated = event.ts_created != nullptr ? event.ts_created : "";
+        std::optional<ParsedKey> key = keyOf(event, *streams.rule(stream).key, options);
+        if (!key) continue;
+        std::vector<DrivingEvent>& kept = events[stream];
+        kept.push_back(DrivingEvent{event.id, event.op, std::move(key->canonical),
+                                    std::move(key->parts),
+                                    event.ts_created != nullptr ? event.ts_created : ""});
+        const size_t superseded =
+            latest[stream].assign(kept.back().key, kept.size() - 1,
+                                  [&kept](size_t i) { return std::string_view(kept[i].key); });
+        if (superseded != KeyIndex::npos) kept[superseded].op = kSuperseded;
     }
     for (size_t stream = 0; stream < streams.size(); ++stream) {
-        StreamPlan& plan = plans_[stream];
-        const bool tombstonesOnly = streams.rule(stream).tombstonesOnly;
-        for (auto& [key, event] : latest[stream]) {
-            if (event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly)) {
-                plan.tombstones.push_back(std::move(event));
-            } else if (!tombstonesOnly) {
-                plan.upserts.push_back(std::move(event));
-            }
-        }
-        // Output in log order, which targets that apply records in order appreciate.
-        auto byId = [](const DrivingEvent& a, const DrivingEvent& b) { return a.id < b.id; };
-        std::sort(plan.tombstones.begin(), plan.tombstones.end(), byId);
-        if (!plan.upserts.empty()) {
-            std::sort(plan.upserts.begin(), plan.upserts.end(), byId);
-            plan.upsertIndex.reserve(plan.upserts.size());
-            for (size_t i = 0; i < plan.upserts.size(); ++i) {
-                plan.upsertIndex.emplace(plan.upserts[i].key, i);
-            }
+        splitStream(events[stream], streams.rule(stream).tombstonesOnly, options, plans_[stream]);
+    }
+}
+
+std::optional<ParsedKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& keySpec,
+                                         const Options& options) {
+    auto reject = [&](const std::string& why) {
+        std::string message = "diffgen id " + std::to_string(event.id) + " (table '" +
+                              event.table_name + "'): " + why;
+        if (!options.skipBadEvents) throw BadEventError(event.id, message);
+        log::warning(message + "; skipped because on_bad_event is 'skip'");
+        ++skipped_;
+    };
+    if (event.op != TDG_OP_INSERT && event.op != TDG_OP_UPDATE && event.op != TDG_OP_DELETE) {
+        reject("unknown op " + describeOp(event.op) + " (expected 'i', 'u' or 'd')");
+        return std::nullopt;
+    }
+    if (event.table_id_is_null != 0 || event.table_id == nullptr) {
+        reject("table_id is NULL");
+        return std::nullopt;
+    }
+    std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
+    std::string why;
+    std::optional<ParsedKey> key = parseTableId(rawKey, keySpec, why);
+    if (!key) reject("table_id '" + std::string(rawKey) + "' " + why);
+    return key;
+}
+
+void PagePlan::splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnly,
+                           const Options& options, StreamPlan& plan) {
+    for (DrivingEvent& event : events) {
+        if (event.op == kSuperseded) continue;
+        if (event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly)) {
+            plan.tombstones.push_back(std::move(event));
+        } else if (!tombstonesOnly) {
+            plan.upserts.push_back(std::move(event));
         }
     }
+    // Output in log order, which targets that apply records in order appreciate. Pages come
+    // in id order, so this sorts only a page that did not.
+    auto byId = [](const DrivingEvent& a, const DrivingEvent& b) { return a.id < b.id; };
+    if (!std::is_sorted(plan.tombstones.begin(), plan.tombstones.end(), byId)) {
+        std::sort(plan.tombstones.begin(), plan.tombstones.end(), byId);
+    }
+    if (!std::is_sorted(plan.upserts.begin(), plan.upserts.end(), byId)) {
+        std::sort(plan.upserts.begin(), plan.upserts.end(), byId);
+    }
+    plan.indexUpserts();
 }
 
 size_t PagePlan::streamsWithEvents() const {

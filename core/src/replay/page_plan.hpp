@@ -13,6 +13,8 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "plugin/key_spec.hpp"
+#include "replay/key_index.hpp"
+#include "replay/row_key.hpp"
 
 namespace tapdiffgen::core {
 
@@ -48,18 +50,20 @@ struct StreamKeyRule {
     bool tombstonesOnly = false;
 };
 
-/// Not copyable: upsertIndex points into upserts.
 struct StreamPlan {
-    StreamPlan() = default;
-    StreamPlan(const StreamPlan&) = delete;
-    StreamPlan& operator=(const StreamPlan&) = delete;
-    StreamPlan(StreamPlan&&) = default;
-    StreamPlan& operator=(StreamPlan&&) = default;
+    std::vector<DrivingEvent> upserts;     // i/u: re-pull the row, in log order
+    std::vector<DrivingEvent> tombstones;  // d, in log order
 
-    std::vector<DrivingEvent> upserts;     // i/u: re-pull the row
-    std::vector<DrivingEvent> tombstones;  // d
-    /// canonical key (a view of upserts[i].key) → i, for matching re-pulled rows.
-    std::unordered_map<std::string_view, size_t> upsertIndex;
+    /// Indexes upserts by key, for findUpsert(); called once upserts are complete.
+    void indexUpserts();
+    /// The position in upserts of the event whose canonical key is `key`, or KeyIndex::npos.
+    size_t findUpsert(std::string_view key) const {
+        return upsertIndex_.find(key,
+                                 [this](size_t i) { return std::string_view(upserts[i].key); });
+    }
+
+private:
+    KeyIndex upsertIndex_;
 };
 
 /// What differs when a range is read again for the events that committed late.
@@ -110,6 +114,13 @@ public:
     size_t eventsSkipped() const { return skipped_; }
 
 private:
+    /// The key `event` drives, or nullopt for a bad event (thrown, or counted as skipped).
+    std::optional<ParsedKey> keyOf(const TdgEvent& event, const KeySpec& keySpec,
+                                   const Options& options);
+    /// Moves a stream's events that are not superseded into `plan`.
+    static void splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnly,
+                            const Options& options, StreamPlan& plan);
+
     std::vector<StreamPlan> plans_;
     size_t considered_ = 0;
     size_t skipped_ = 0;

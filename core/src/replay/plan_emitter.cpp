@@ -177,14 +177,14 @@ void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
     const RecordRenderer& renderer = stream.renderer;
-    auto match = chunk.plan->upsertIndex.find(
+    const size_t match = chunk.plan->findUpsert(
         canonicalKeyOfRow(cells, renderer.keyPositions(), stream.definition->key));
-    if (match == chunk.plan->upsertIndex.end() || match->second < chunk.begin ||
-        match->second >= chunk.end || chunk.found[match->second - chunk.begin]) {
+    if (match == KeyIndex::npos || match < chunk.begin || match >= chunk.end ||
+        chunk.found[match - chunk.begin]) {
         return;
     }
-    chunk.found[match->second - chunk.begin] = true;
-    const std::string_view tsCreated = chunk.plan->upserts[match->second].tsCreated;
+    chunk.found[match - chunk.begin] = true;
+    const std::string_view tsCreated = chunk.plan->upserts[match].tsCreated;
     if (stream.mapper) {
         chunk.records += stream.mapper->emitRow(sink, cells, tsCreated, timeExtracted);
         return;
