@@ -16,35 +16,47 @@ PageReadAhead::PageReadAhead(Connect connect)
     : worker_(std::move(connect), "reading the next diffgen page on a second session",
               "this session reads every page itself") {}
 
-void PageReadAhead::start(PageQuery query) {
+void PageReadAhead::start(PageQuery query, PlanRequest plan) {
     if (pending_) drop();
     query_ = std::move(query);
-    pending_ = worker_.start([this, query = query_](DialectConnection& connection) {
-        page_ = query.readOn(connection);
-    });
+    pending_ = worker_.start(
+        [this, query = query_, plan = std::move(plan)](DialectConnection& connection) {
+            read_.emplace();
+            read_->page = query.readOn(connection);
+            if (!plan.streams) return;
+            PagePlan::Options options;
+            options.readFor = plan.readFor;
+            options.skipBadEvents = plan.skipBadEvents;
+            try {
+                read_->plan.emplace(read_->page, *plan.streams, options);
+                read_->plannedFor = plan.readFor;
+            } catch (const BadEventError&) {
+                // Left to the replay, which plans the page itself and reports the event.
+            }
+        });
 }
 
-std::optional<EventPage> PageReadAhead::take(const PageQuery& query) {
+std::optional<PageRead> PageReadAhead::take(const PageQuery& query) {
     if (!pending_) return std::nullopt;
     if (!(query_ == query)) {
         drop();
         return std::nullopt;
     }
     pending_ = false;
-    std::optional<EventPage> page;
+    std::optional<PageRead> read;
     if (worker_.wait()) {
         ++served_;
-        page = std::move(page_);
+        read = std::move(read_);
     }
-    page_.reset();
-    return page;
+    read_.reset();
+    return read;
 }
 
 void PageReadAhead::drop() {
     pending_ = false;
     ++dropped_;
     if (!worker_.withdraw()) worker_.wait();
-    page_.reset();
+    read_.reset();
 }
 
 }  // namespace tapdiffgen::core

@@ -7,14 +7,19 @@
 // gaps the same way. Only a read for exactly the query the replay then asks is used; any other
 // is dropped. A read-ahead session that fails is closed and not used again by this object: the
 // replay then reads every page itself, and its own session reports a real problem.
+//
+// The page is planned on the read-ahead's thread too, when the replay asks: planning a page
+// takes as long as a few thousand re-pulled rows, and the servers would wait for it.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/page_plan.hpp"
 #include "replay/session_worker.hpp"
 
 namespace tapdiffgen::core {
@@ -31,6 +36,23 @@ struct PageQuery {
     EventPage readOn(DialectConnection& connection) const;
 };
 
+/// How a page read ahead is to be planned on the read-ahead's thread.
+struct PlanRequest {
+    /// Shared: a read may still run when the replay that asked for it is gone.
+    std::shared_ptr<const PageStreams> streams;  // null: the page is not planned
+    std::vector<bool> readFor;
+    bool skipBadEvents = false;
+};
+
+/// A page read ahead, and its plan when one was asked for and could be made.
+struct PageRead {
+    EventPage page;
+    /// Made for the streams `plannedFor` marks; nullopt when none was asked for or a bad event
+    /// stopped it (the replay then plans the page itself, and reports the event).
+    std::optional<PagePlan> plan;
+    std::vector<bool> plannedFor;
+};
+
 class PageReadAhead {
 public:
     using Connect = SessionWorker::Connect;
@@ -38,11 +60,12 @@ public:
     /// Opens its session with `connect` on the first start(), in its own thread.
     explicit PageReadAhead(Connect connect);
 
-    /// Starts reading `query` in the background; a read not taken yet is dropped.
-    void start(PageQuery query);
-    /// The page read for exactly `query`, once it is read; nullopt when none was started for it
-    /// or the read failed. Either way nothing is left pending.
-    std::optional<EventPage> take(const PageQuery& query);
+    /// Starts reading `query` in the background, and planning the page as `plan` asks; a read
+    /// not taken yet is dropped.
+    void start(PageQuery query, PlanRequest plan = {});
+    /// The page read for exactly `query`, once it is read (and planned); nullopt when none was
+    /// started for it or the read failed. Either way nothing is left pending.
+    std::optional<PageRead> take(const PageQuery& query);
 
     /// Pages served by take(), and reads dropped unused, over this object's life.
     uint64_t pagesServed() const { return served_; }
@@ -54,7 +77,7 @@ private:
 
     bool pending_ = false;  // a read was started and not taken
     PageQuery query_;
-    std::optional<EventPage> page_;  // written by the worker's job
+    std::optional<PageRead> read_;  // written by the worker's job
     uint64_t served_ = 0;
     uint64_t dropped_ = 0;
     // Last, so that it is gone (its job interrupted and over) before what the job writes to.

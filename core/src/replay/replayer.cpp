@@ -39,8 +39,10 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       stats_(stats),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.maxPageSize) {
+    auto pageStreams = std::make_shared<PageStreams>();
     for (const auto& stream : streams_)
-        pageStreams_.add(stream.definition->journalName, stream.keyRule);
+        pageStreams->add(stream.definition->journalName, stream.keyRule);
+    pageStreams_ = std::move(pageStreams);
 }
 
 void Replayer::run() {
@@ -172,7 +174,8 @@ bool Replayer::readNextPage() {
         }
     }
     PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(), journalNames(active)};
-    EventPage page = readPage(query);
+    PageRead read = readPage(query);
+    const EventPage& page = read.page;
     ++stats_.diffgenQueries;
     stats_.events += page.size();
     if (!page.empty()) clock_.noteActivity();
@@ -181,7 +184,7 @@ bool Replayer::readNextPage() {
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
     const std::vector<bool> accept = acceptMask(active);
-    const PagePlan plan = planPage(page, accept);
+    const PagePlan plan = planOf(read, accept);
     const size_t tables = plan.streamsWithEvents();
     if (full && pageSizer_.afterFullPage(tables)) {
         log::debug("diffgen pages of " + std::to_string(pageSizer_.limit()) +
@@ -192,7 +195,8 @@ bool Replayer::readNextPage() {
     // A full page is most likely followed by the page after it for the same streams.
     if (readAhead_ != nullptr && full && lastId < upTo) {
         query.afterId = lastId;
-        readAhead_->start(std::move(query));
+        readAhead_->start(std::move(query),
+                          PlanRequest{pageStreams_, accept, options_.skipBadEvents});
     }
     emitPlan(plan, accept);
     settleRange(lowest, readThrough, lastId, page, active);
@@ -200,11 +204,19 @@ bool Replayer::readNextPage() {
     return full || upTo != INT64_MAX;
 }
 
-EventPage Replayer::readPage(const PageQuery& query) {
+PageRead Replayer::readPage(const PageQuery& query) {
     if (readAhead_ != nullptr) {
-        if (std::optional<EventPage> page = readAhead_->take(query)) return std::move(*page);
+        if (std::optional<PageRead> read = readAhead_->take(query)) return std::move(*read);
     }
-    return query.readOn(connection_);
+    PageRead read;
+    read.page = query.readOn(connection_);
+    return read;
+}
+
+PagePlan Replayer::planOf(PageRead& read, const std::vector<bool>& accept) {
+    if (!read.plan || read.plannedFor != accept) return planPage(read.page, accept);
+    stats_.skippedEvents += read.plan->eventsSkipped();
+    return std::move(*read.plan);
 }
 
 PagePlan Replayer::planPage(const EventPage& page, const std::vector<bool>& accept,
@@ -213,7 +225,7 @@ PagePlan Replayer::planPage(const EventPage& page, const std::vector<bool>& acce
     planOptions.readFor = accept;
     planOptions.skipBadEvents = options_.skipBadEvents;
     planOptions.late = late;
-    PagePlan plan(page, pageStreams_, planOptions);
+    PagePlan plan(page, *pageStreams_, planOptions);
     if (late) stats_.lateEvents += plan.eventsConsidered();
     stats_.skippedEvents += plan.eventsSkipped();
     return plan;

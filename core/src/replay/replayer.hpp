@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -83,7 +84,7 @@ private:
     ReplayOptions options_;
     HorizonTracker horizon_;
     PlanEmitter emitter_;
-    PageStreams pageStreams_;
+    std::shared_ptr<const PageStreams> pageStreams_;
     RunClock& clock_;
     ReplayStats& stats_;
     uint64_t repullQueriesCounted_ = 0;
@@ -96,7 +97,10 @@ private:
 
     bool readNextPage();
     /// The page read ahead for `query` when there is one, else read now.
-    EventPage readPage(const PageQuery& query);
+    PageRead readPage(const PageQuery& query);
+    /// The plan of a page read for the streams `accept` marks: the one made with it on the
+    /// read-ahead's thread when that was for the same streams, else made now.
+    PagePlan planOf(PageRead& read, const std::vector<bool>& accept);
     /// Plans a page read for the streams `accept` marks; `late` for a range read again once
     /// its late commits are final.
     PagePlan planPage(const EventPage& page, const std::vector<bool>& accept,

@@ -15,8 +15,12 @@
 
 using tapdiffgen::core::DialectConnection;
 using tapdiffgen::core::EventPage;
+using tapdiffgen::core::KeySpec;
 using tapdiffgen::core::PageQuery;
+using tapdiffgen::core::PageRead;
 using tapdiffgen::core::PageReadAhead;
+using tapdiffgen::core::PageStreams;
+using tapdiffgen::core::PlanRequest;
 using tapdiffgen::core::TableRef;
 using tapdiffgen::testing::FakeSetup;
 using tapdiffgen::testing::numberedDatabase;
@@ -43,6 +47,23 @@ TapRun runWith(const std::string& databaseJson, const std::string& settings,
 }
 
 const char* kUsedLine = "diffgen pages read ahead on the second session: ";
+
+// numberedDatabase(2, 30) with event 10 (table t0, key 2) given an op no replay knows.
+std::string withBadEvent() {
+    std::string database = numberedDatabase(2, 30);
+    const std::string good = R"([10,"t0","2","u","ts"])";
+    const size_t at = database.find(good);
+    REQUIRE(at != std::string::npos);
+    return database.replace(at, good.size(), R"([10,"t0","2","x","ts"])");
+}
+
+size_t occurrences(const std::string& text, const std::string& part) {
+    size_t count = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
 
 }  // namespace
 
@@ -107,21 +128,82 @@ TEST_CASE("a page read ahead is handed out only for exactly its query") {
 
     CHECK_FALSE(readAhead.take(first).has_value());  // nothing started
     readAhead.start(first);
-    std::optional<EventPage> page = readAhead.take(first);
-    REQUIRE(page.has_value());
-    CHECK(page->size() == 4);
-    CHECK((*page)[0].id == 1);
+    std::optional<PageRead> read = readAhead.take(first);
+    REQUIRE(read.has_value());
+    CHECK(read->page.size() == 4);
+    CHECK(read->page[0].id == 1);
+    CHECK_FALSE(read->plan.has_value());             // none asked for
     CHECK_FALSE(readAhead.take(first).has_value());  // taken once only
 
     readAhead.start(first);
     CHECK_FALSE(readAhead.take(other).has_value());
     readAhead.start(other);
-    page = readAhead.take(other);
-    REQUIRE(page.has_value());
-    CHECK((*page)[0].id == 5);
+    read = readAhead.take(other);
+    REQUIRE(read.has_value());
+    CHECK(read->page[0].id == 5);
     CHECK(readAhead.pagesServed() == 2);
     CHECK(readAhead.readsDropped() == 1);
     CHECK(connects == 1);
+}
+
+TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") {
+    auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
+    const KeySpec key{{tapdiffgen::core::KeyColumn{"id", TDG_KIND_INT64, false}}};
+    auto streams = std::make_shared<PageStreams>();
+    streams->add("t0", {&key, false});
+    streams->add("t1", {&key, false});
+    const PageQuery query{TableRef{"", "diffgen"}, 0, INT64_MAX, 12, {"t0", "t1"}};
+
+    FakeSetup setup(numberedDatabase(2, 12), kTables);
+    const std::vector<std::pair<std::string, std::string>> options = {
+        {"database", setup.dir() + "/database.json"}};
+    PageReadAhead readAhead([&] { return std::make_unique<DialectConnection>(plugin, options); });
+    readAhead.start(query, PlanRequest{streams, {false, true}, false});
+    std::optional<PageRead> read = readAhead.take(query);
+    REQUIRE(read.has_value());
+    REQUIRE(read->plan.has_value());
+    CHECK(read->plannedFor == std::vector<bool>{false, true});
+    // Events 1..12 over keys 1..3: t1 has the odd ids, and the latest for each key is 7, 9, 11.
+    CHECK(read->plan->streams()[0].upserts.empty());
+    const auto& upserts = read->plan->streams()[1].upserts;
+    REQUIRE(upserts.size() == 3);
+    CHECK(upserts[0].id == 7);
+    CHECK(upserts[1].id == 9);
+    CHECK(upserts[2].id == 11);
+    CHECK(read->plan->streams()[1].findUpsert(upserts[1].key) == 1);
+
+    // A bad event leaves the plan to the replay; the page itself is served.
+    FakeSetup bad(withBadEvent(), kTables);
+    const std::vector<std::pair<std::string, std::string>> badOptions = {
+        {"database", bad.dir() + "/database.json"}};
+    PageReadAhead badAhead([&] { return std::make_unique<DialectConnection>(plugin, badOptions); });
+    badAhead.start(query, PlanRequest{streams, {true, true}, false});
+    read = badAhead.take(query);
+    REQUIRE(read.has_value());
+    CHECK(read->page.size() == 12);
+    CHECK_FALSE(read->plan.has_value());
+}
+
+TEST_CASE("a bad event on a page read ahead fails or is skipped as on one session") {
+    for (const std::string policy : {"fail", "skip"}) {
+        CAPTURE(policy);
+        const std::string settings = R"(,"page_size":4,"on_bad_event":")" + policy + "\"";
+        FakeSetup aheadSetup(withBadEvent(), kTables + settings + R"(,"log_level":"debug")");
+        TapRun ahead = runTap({"--config", aheadSetup.configPath()});
+        FakeSetup aloneSetup(withBadEvent(), kTables + settings + R"(,"read_ahead":false)");
+        TapRun alone = runTap({"--config", aloneSetup.configPath()});
+        CHECK(ahead.exitCode == alone.exitCode);
+        CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
+        const std::string why = "diffgen id 10 (table 't0'): unknown op 'x'";
+        CHECK(occurrences(ahead.stderrText, why) == 1);
+        CHECK(occurrences(alone.stderrText, why) == 1);
+        if (policy == "fail") {
+            CHECK(ahead.exitCode != 0);
+        } else {
+            CHECK(ahead.exitCode == 0);
+            CHECK(ahead.stderrText.find(kUsedLine) != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("a second session that cannot connect is not tried again") {
