@@ -68,15 +68,8 @@ bool PipelinedRows::nextStatement() {
     ++current_;
     statementDone_ = false;
     types_.clear();
-    row_.reset();
+    result_.reset();
     if (named_[current_ - 1].parse) readParse();
-    if (parseFailure_) return true;
-    // Single-row mode is chosen per statement, before its first result is read. Without it
-    // the whole result would arrive as one, which next() must never take for the end.
-    if (PQsetSingleRowMode(connection_) == 0) {
-        throw sdk::DriverError(TDG_INTERNAL,
-                               context() + ": cannot read a pipelined statement row by row");
-    }
     return true;
 }
 
@@ -100,23 +93,34 @@ bool PipelinedRows::next() {
         throw statementError(session_, connection_, failure.get(), named_[current_ - 1].name,
                              context());
     }
-    row_.reset(PQgetResult(connection_));
-    ExecStatusType status = PQresultStatus(row_.get());
-    if (status == PGRES_SINGLE_TUPLE) {
-        if (types_.empty()) types_ = columnTypesOf(row_.get());
+    if (result_) {
+        if (++row_ < rows_) return true;
+        result_.reset();
+        statementDone_ = true;
+        discardResults(connection_);  // up to the NULL that ends this statement's results
+        return false;
+    }
+    ResultPtr result(PQgetResult(connection_));
+    ExecStatusType status = PQresultStatus(result.get());
+    if (status == PGRES_TUPLES_OK && PQntuples(result.get()) > 0) {
+        types_ = columnTypesOf(result.get());
+        rows_ = PQntuples(result.get());
+        row_ = 0;
+        result_ = std::move(result);
         return true;
     }
-    ResultPtr last = std::move(row_);
     statementDone_ = true;
-    discardResults(connection_);  // up to the NULL that ends this statement's results
+    discardResults(connection_);
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
-    throw statementError(session_, connection_, last.get(), named_[current_ - 1].name, context());
+    throw statementError(session_, connection_, result.get(), named_[current_ - 1].name, context());
 }
 
-std::string_view PipelinedRows::value(int column) const { return cellText(row_.get(), 0, column); }
+std::string_view PipelinedRows::value(int column) const {
+    return cellText(result_.get(), row_, column);
+}
 
 void PipelinedRows::finish() noexcept {
-    row_.reset();
+    result_.reset();
     parseFailure_.reset();
     drain();
     PQexitPipelineMode(connection_);
