@@ -69,6 +69,7 @@ bool PipelinedRows::nextStatement() {
     statementDone_ = false;
     types_.clear();
     result_.reset();
+    sawResult_ = false;
     if (named_[current_ - 1].parse) readParse();
     return true;
 }
@@ -93,26 +94,38 @@ bool PipelinedRows::next() {
         throw statementError(session_, connection_, failure.get(), named_[current_ - 1].name,
                              context());
     }
-    if (result_) {
-        if (++row_ < rows_) return true;
-        result_.reset();
+    if (result_ && ++row_ < rows_) return true;
+    result_.reset();
+    return nextResult();
+}
+
+// A statement's rows usually come as one result. libpq 15 can carry the single-row mode of the
+// session's previous, unpipelined statement into the first pipelined one, whose rows then come
+// one result each: so every result with rows is read, until the NULL that ends the statement.
+bool PipelinedRows::nextResult() {
+    for (;;) {
+        ResultPtr result(PQgetResult(connection_));
+        if (!result && sawResult_) {
+            statementDone_ = true;
+            return false;
+        }
+        sawResult_ = true;
+        ExecStatusType status = PQresultStatus(result.get());
+        const bool rows = status == PGRES_TUPLES_OK || status == PGRES_SINGLE_TUPLE;
+        if (rows && PQntuples(result.get()) > 0) {
+            if (types_.empty()) types_ = columnTypesOf(result.get());
+            rows_ = PQntuples(result.get());
+            row_ = 0;
+            result_ = std::move(result);
+            return true;
+        }
+        if (rows || status == PGRES_COMMAND_OK) continue;  // the NULL comes next
+        // A NULL before any result is a connection that lost the statement.
         statementDone_ = true;
-        discardResults(connection_);  // up to the NULL that ends this statement's results
-        return false;
+        discardResults(connection_);
+        throw statementError(session_, connection_, result.get(), named_[current_ - 1].name,
+                             context());
     }
-    ResultPtr result(PQgetResult(connection_));
-    ExecStatusType status = PQresultStatus(result.get());
-    if (status == PGRES_TUPLES_OK && PQntuples(result.get()) > 0) {
-        types_ = columnTypesOf(result.get());
-        rows_ = PQntuples(result.get());
-        row_ = 0;
-        result_ = std::move(result);
-        return true;
-    }
-    statementDone_ = true;
-    discardResults(connection_);
-    if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return false;
-    throw statementError(session_, connection_, result.get(), named_[current_ - 1].name, context());
 }
 
 std::string_view PipelinedRows::value(int column) const {

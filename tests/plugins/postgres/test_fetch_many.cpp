@@ -158,3 +158,31 @@ TEST_CASE("fetch many: a table retyped since it was described is read again afre
     CHECK(collected.perRequest[2].rows == testing::Rows{{"TEXT:b"}});
     CHECK(collected.answerOrder == std::vector<size_t>{0, 1, 2});
 }
+
+// One table's page is re-pulled row by row and the next page's several tables through the
+// pipeline, on the same session: every row of every request still arrives.
+TEST_CASE("fetch many: after a row-by-row read every row of every request arrives") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    const Tables t = createTables(db, "4");
+    auto connection = pgtest::connect(db);
+    // Every table already described and the last statement a row-by-row read, so nothing runs
+    // between it and the pipeline; the first request is that statement, so no Parse either.
+    testing::Collector single;
+    connection->fetchRows(t.big, {"id"}, "id", {"1"}, single.callback());
+    connection->fetchRows(t.b, {"k"}, "k", {"a"}, single.callback());
+    connection->fetchRows(t.a, {"id", "v"}, "id", {"1", "5"}, single.callback());
+    REQUIRE(single.rows.size() == 4);
+
+    std::vector<Fetch> fetches = {
+        {t.a, {"id", "v"}, "id", {"1", "5", "9"}},
+        {t.big, {"id"}, "id", keysUpTo(2500)},
+        {t.b, {"k"}, "k", {"a", "b"}},
+    };
+    ManyCollector collected(fetches.size());
+    fetchMany(*connection, fetches, collected);
+    CHECK(collected.sorted(0) ==
+          testing::Rows{{"INT64:1", "TEXT:one"}, {"INT64:5", "TEXT:five"}, {"INT64:9", "NULL"}});
+    CHECK(collected.perRequest[1].rows.size() == 2500);
+    CHECK(collected.sorted(2) == testing::Rows{{"TEXT:a"}, {"TEXT:b"}});
+    CHECK(collected.answerOrder == std::vector<size_t>{0, 1, 2});
+}
