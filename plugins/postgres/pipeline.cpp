@@ -120,7 +120,7 @@ bool PipelinedRows::nextResult() {
             return true;
         }
         if (rows || status == PGRES_COMMAND_OK) continue;  // the NULL comes next
-        // A NULL before any result is a connection that lost the statement.
+        // The statement failed, or (a NULL before any result) the connection lost it.
         statementDone_ = true;
         discardResults(connection_);
         throw statementError(session_, connection_, result.get(), named_[current_ - 1].name,
