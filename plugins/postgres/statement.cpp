@@ -34,6 +34,16 @@ bool sendPrepared(PGconn* connection, const std::string& name, const Params& par
                                nullptr, 0) != 0;
 }
 
+std::string quoteLiteral(PGconn* connection, std::string_view value, const std::string& context) {
+    char* escaped = PQescapeLiteral(connection, value.data(), value.size());
+    if (escaped == nullptr) {
+        throw resultError(nullptr, connection, context);
+    }
+    std::string literal(escaped);
+    PQfreemem(escaped);
+    return literal;
+}
+
 sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,
                                 const std::string& name, const std::string& context) {
     sdk::DriverError error = resultError(result, connection, context);

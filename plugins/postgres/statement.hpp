@@ -45,6 +45,11 @@ bool sendParse(PGconn* connection, const std::string& name, const std::string& s
 /// PQsendQueryPrepared of the statement prepared as `name`, with text results.
 bool sendPrepared(PGconn* connection, const std::string& name, const Params& params);
 
+/// `value` as an SQL string literal (PQescapeLiteral: quotes doubled, backslashes escaped), for
+/// a value the planner must see as a constant. Throws DriverError naming `context` when libpq
+/// cannot escape it (bytes that are not valid in the session's encoding).
+std::string quoteLiteral(PGconn* connection, std::string_view value, const std::string& context);
+
 /// The error of a failed statement (`result` may be null), naming `context`. For a statement
 /// run under `name` (empty: unnamed) the session's NamedStatements learns of it first.
 sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,

@@ -69,6 +69,36 @@ TEST_CASE("diffgen pages honour after, up_to, limit and the table filter") {
     CHECK(eventIds(connection->readDiffgenPage(log, 0, INT64_MAX, 100, {"A"})).empty());
 }
 
+TEST_CASE("the table filter matches names that need quoting, among many") {
+    // Ten names (a filter of nine or more is a hash of them), some of them with the characters
+    // an array or string literal must escape.
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    const std::vector<std::string> names = {
+        "a",           "b",       "we'ird", "co,mma",  "{brace}",
+        "back\\slash", "quo\"te", "sp ace", "@names@", "\xc3\xa9t\xc3\xa9"};
+    std::string values;
+    for (size_t i = 0; i < names.size(); ++i) {
+        // ids 1..11 but 5, which an unconfigured table's event takes
+        values += (i == 0 ? "" : ", ") + std::string("(") + std::to_string(i < 4 ? i + 1 : i + 2) +
+                  ", " + testing::queryScalar(db, "SELECT quote_literal($$" + names[i] + "$$)") +
+                  ", '1', 'i')";
+    }
+    testing::exec(db,
+                  "DROP TABLE IF EXISTS \"tdg_pg_dg_@names@\";"
+                  "CREATE TABLE \"tdg_pg_dg_@names@\" (id bigint PRIMARY KEY, tablename text,"
+                  " table_id text, op char(1), ts_created timestamp DEFAULT now());"
+                  "INSERT INTO \"tdg_pg_dg_@names@\" (id, tablename, table_id, op) VALUES " +
+                      values + ", (5, 'not configured', '1', 'i')");
+    auto connection = pgtest::connect(db);
+    core::TableRef log{"", "tdg_pg_dg_@names@"};
+    auto page = connection->readDiffgenPage(log, 0, INT64_MAX, 100, names);
+    CHECK(eventIds(page) == std::vector<int64_t>{1, 2, 3, 4, 6, 7, 8, 9, 10, 11});
+    CHECK(page.rangeRowCount() == 11);
+    auto some = connection->readDiffgenPage(log, 0, INT64_MAX, 100,
+                                            {names[2], names[5], names[6], names[8], names[9]});
+    CHECK(eventIds(some) == std::vector<int64_t>{3, 7, 8, 10, 11});
+}
+
 TEST_CASE("an empty page still carries a horizon mark") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     createLog(db, "tdg_pg_dg_empty");

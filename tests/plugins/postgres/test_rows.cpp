@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "pg_test_support.hpp"
 
@@ -158,6 +160,45 @@ INSERT INTO tdg_pg_fetch_big SELECT g, repeat('x', g % 50) FROM generate_series(
     CHECK(rows == 100000);
     CHECK(largestBatch == 5000);
     CHECK(idSum == int64_t{100000} * 100001 / 2);
+}
+
+TEST_CASE("a re-pull of many keys reads them through the primary key, never a table scan") {
+    // 8,000 of 20,000 rows, no two keys consecutive (no range): planned with the keys in view,
+    // as PostgreSQL plans the first runs of every statement unless told otherwise, this is a
+    // sequential scan of the whole table.
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    testing::exec(db, R"SQL(
+DROP TABLE IF EXISTS tdg_pg_fetch_plan;
+CREATE TABLE tdg_pg_fetch_plan (id int PRIMARY KEY, v text);
+INSERT INTO tdg_pg_fetch_plan SELECT g, repeat('x', 40) FROM generate_series(1, 20000) g;
+ANALYZE tdg_pg_fetch_plan;
+)SQL");
+    const auto scans = [&] {
+        return testing::queryScalar(db,
+                                    "SELECT seq_scan || '/' || coalesce(idx_scan, 0) FROM "
+                                    "pg_stat_user_tables WHERE relname = 'tdg_pg_fetch_plan'");
+    };
+    const std::string before = scans();
+    std::vector<std::string> keys;
+    for (int key = 2; key <= 16000; key += 2) keys.push_back(std::to_string(key));
+    int64_t rows = 0;
+    {
+        auto connection = pgtest::connect(db);
+        for (int run = 0; run < 3; ++run) {
+            connection->fetchRows({"", "tdg_pg_fetch_plan"}, {"id", "v"}, "id", keys,
+                                  [&](const TdgRowBatch& batch) { rows += batch.num_rows; });
+        }
+    }  // the session ends, and its backend reports its table statistics as it exits
+    CHECK(rows == 3 * 8000);
+    const std::string seqBefore = before.substr(0, before.find('/'));
+    std::string after = scans();
+    for (int wait = 0; wait < 100 && after == before; ++wait) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        after = scans();
+    }
+    INFO("sequential/index scans before: " << before << ", after: " << after);
+    CHECK(after != before);  // the statistics arrived
+    CHECK(after.substr(0, after.find('/')) == seqBefore);
 }
 
 TEST_CASE("large values stream through") {
