@@ -73,7 +73,7 @@ void badInputMatrix(const DatabaseEnv& env, const std::string& prefix) {
          {"--config", replacing("type.json", "\"port\":" + env.port, "\"port\":\"abc\"")},
          "'abc' is not of type 'integer' in config['port']"},
         {"missing required setting",
-         {"--config", config("noreq.json", R"("page_size":5)")},
+         {"--config", config("noreq.json", R"("page_size":5,"max_page_size":5)")},
          "'tables' is a required property"},
         {"unknown sql_dialect",
          {"--config", replacing("dialect.json", "\"" + env.dialect + "\"", "\"oracle\"")},

@@ -70,7 +70,7 @@ void batchesEqualRecords(const DatabaseEnv& env, const std::string& compression)
     ScratchDir dir;
     ScratchDir storage;
     // page_size 10: several pages, each ending with a STATE, and files of at most 4 records.
-    const std::string common = R"("page_size":10)";
+    const std::string common = R"("page_size":10,"max_page_size":10)";
     TapRun plain = runTapBinary({"--config", schema.writeConfig(dir, {items, tags}, common)});
     REQUIRE_MESSAGE(plain.exitCode == 0, plain.stderrText);
     const std::string batchConfig =

@@ -78,7 +78,8 @@ void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
     schema.exec("DELETE FROM " + lines + " WHERE order_id = 1002 AND line_no = 'A-7'");
 
     ScratchDir dir;
-    const std::string config = schema.writeConfig(dir, {lines}, R"("page_size":100)");
+    const std::string config =
+        schema.writeConfig(dir, {lines}, R"("page_size":100,"max_page_size":100)");
     TapRun first = runTapBinary({"--config", config});
     REQUIRE_MESSAGE(first.exitCode == 0, first.stderrText);
 
@@ -115,7 +116,8 @@ void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
     schema.exec("DELETE FROM " + lines + " WHERE order_id = 2000");
     schema.exec("UPDATE " + lines +
                 " SET line_no = 'A-8' WHERE order_id = 1001 AND line_no = 'A-7'");
-    const std::string onePerPage = schema.writeConfig(dir, {lines}, R"("page_size":1)");
+    const std::string onePerPage =
+        schema.writeConfig(dir, {lines}, R"("page_size":1,"max_page_size":1)");
     TapRun second = runTapBinary(runArgs(onePerPage, dir, state));
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
     int goneTombstones = 0;
@@ -161,7 +163,8 @@ void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
                             std::to_string(i) + ", 'n" + std::to_string(i) + "')");
         }
     }
-    const std::string smallPages = schema.writeConfig(dir, {lines}, R"("page_size":3)");
+    const std::string smallPages =
+        schema.writeConfig(dir, {lines}, R"("page_size":3,"max_page_size":3)");
     int kills = 0;
     for (int attempt = 0; attempt < 200; ++attempt) {
         TapProcess process(runArgs(smallPages, dir, state));

@@ -26,8 +26,8 @@ TapRun replayWhileEnding(const DatabaseEnv& env, const std::string& prefix,
     JournalledSchema schema(env, prefix);
     const std::string table = schema.createNumberedItems(kRows);
     ScratchDir dir;
-    const std::string config =
-        schema.writeConfig(dir, {table}, R"("page_size":1,"reconnect_max_wait_seconds":1)");
+    const std::string config = schema.writeConfig(
+        dir, {table}, R"("page_size":1,"max_page_size":1,"reconnect_max_wait_seconds":1)");
     TapProcess process({"--config", config});
     int ended = 0;
     for (int attempt = 0; attempt < 500 && ended == 0; ++attempt) {

@@ -44,7 +44,8 @@ struct TakingTurns {
 
     TapProcess start(const ScratchDir& dir, const std::string& extra) const {
         return TapProcess(
-            {"--config", schema.writeConfig(dir, {first, second}, R"("page_size":600,)" + extra)});
+            {"--config", schema.writeConfig(dir, {first, second},
+                                            R"("page_size":600,"max_page_size":600,)" + extra)});
     }
 };
 

@@ -101,7 +101,8 @@ void soak(const DatabaseEnv& env, const std::string& prefix, const std::string& 
     const std::string table = schema.table("items");
     ScratchDir dir;
     const std::string config = schema.writeConfig(
-        dir, {table}, R"("page_size":7,"horizon_wait_seconds":2,"horizon_settle_seconds":1)");
+        dir, {table},
+        R"("page_size":7,"max_page_size":7,"horizon_wait_seconds":2,"horizon_settle_seconds":1)");
 
     std::atomic<bool> stop{false};
     WriterCounts counts;

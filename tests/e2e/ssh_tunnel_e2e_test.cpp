@@ -263,8 +263,8 @@ void survivesAKilledTunnel(const DatabaseEnv& db, const SshBastion& bastion,
 
     ScratchDir dir;
     // One event per page: thousands of round trips, so the kill lands mid-run.
-    const std::string config =
-        schema.writeConfig(dir, {table}, R"("page_size":1,"reconnect_max_wait_seconds":1)");
+    const std::string config = schema.writeConfig(
+        dir, {table}, R"("page_size":1,"max_page_size":1,"reconnect_max_wait_seconds":1)");
     const std::string tunnel = dir.write(
         "tunnel.json", tunnelOverrides(db, bastion, "client_key", knownHostsLines(bastion)));
     TapProcess process({"--config", config, "--config", tunnel});

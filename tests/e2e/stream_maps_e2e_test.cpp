@@ -259,8 +259,8 @@ void runTimeErrors(const MapsFixture& f) {
     ScratchDir dir;
     // One event per page: the rows before the failing one are emitted with their STATE, and no
     // STATE covers the failing row or anything after it.
-    TapRun run =
-        f.run(dir, R"("page_size":1,"stream_maps":{")" + f.customers + R"J(":{"n":"int(note)"}})J");
+    TapRun run = f.run(dir, R"("page_size":1,"max_page_size":1,"stream_maps":{")" + f.customers +
+                                R"J(":{"n":"int(note)"}})J");
     CHECK(run.exitCode == 1);
     auto errors = errorLines(run.stderrText);
     REQUIRE_MESSAGE(errors.size() == 1, run.stderrText);

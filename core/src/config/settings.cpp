@@ -69,14 +69,16 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("diffgen_table", "string",
              "Audit-log table the changes are read from, as name or schema.name.")
             .defaultJson("\"diffgen\""),
-        Spec("page_size", "integer", "Number of diffgen rows read per query.")
+        Spec("page_size", "integer",
+             "Number of diffgen rows read per query until one comes back full; a backlog's "
+             "pages after it hold max_page_size.")
             .defaultJson("10000")
             .minimum(1),
         Spec("max_page_size", "integer",
-             "Most diffgen rows a query may read when the last page's events spread over more "
-             "than four tables, so that each table's rows are still re-pulled in large "
-             "statements; 0 means three times page_size, and page_size keeps every page at "
-             "page_size.")
+             "Number of diffgen rows read per query once a page has come back full, so that a "
+             "backlog is read in pages whose fixed costs are shared by many events and whose "
+             "rows are re-pulled in large statements per table; 0 means three times page_size, "
+             "and page_size keeps every page at page_size.")
             .defaultJson("0")
             .minimum(0),
         Spec("read_ahead", "boolean",

@@ -119,10 +119,4 @@ void PagePlan::splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnl
     plan.indexUpserts();
 }
 
-size_t PagePlan::streamsWithEvents() const {
-    return static_cast<size_t>(std::count_if(
-        plans_.begin(), plans_.end(),
-        [](const StreamPlan& plan) { return !plan.upserts.empty() || !plan.tombstones.empty(); }));
-}
-
 }  // namespace tapdiffgen::core

@@ -107,9 +107,6 @@ public:
 
     /// Plans indexed by stream; empty for streams with no event in the page.
     const std::vector<StreamPlan>& streams() const { return plans_; }
-    /// The streams with at least one event planned: the tables whose rows the page re-pulls
-    /// or tombstones.
-    size_t streamsWithEvents() const;
     size_t eventsConsidered() const { return considered_; }
     size_t eventsSkipped() const { return skipped_; }
 

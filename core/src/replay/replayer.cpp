@@ -185,11 +185,10 @@ bool Replayer::readNextPage() {
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
     const std::vector<bool> accept = acceptMask(active);
     const PagePlan plan = planOf(read, accept);
-    const size_t tables = plan.streamsWithEvents();
-    if (full && pageSizer_.afterFullPage(tables)) {
+    if (full && pageSizer_.afterFullPage()) {
         log::debug("diffgen pages of " + std::to_string(pageSizer_.limit()) +
-                   " events from now on: the last one held events of " + std::to_string(tables) +
-                   " tables");
+                   " events from now on: a full page of " + std::to_string(query.limit) +
+                   " means a backlog");
         query.limit = pageSizer_.limit();
     }
     // A full page is most likely followed by the page after it for the same streams.

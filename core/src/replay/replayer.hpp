@@ -31,7 +31,7 @@ namespace tapdiffgen::core {
 struct ReplayOptions {
     TableRef diffgen;
     int64_t pageSize = 10000;
-    /// Pages grow up to this many events when they spread over many tables (PageSizer).
+    /// Pages of a backlog, after the first full one, hold this many events (PageSizer).
     int64_t maxPageSize = 30000;
     bool skipBadEvents = false;
     double horizonSettleSeconds = 10;

@@ -1,27 +1,28 @@
-// The next page's size from the tables the last full page touched.
+// The next page's size: page_size until a page comes back full, then max_page_size.
 #include <doctest/doctest.h>
-
-#include <cstdint>
 
 #include "replay/page_sizer.hpp"
 
 using tapdiffgen::core::PageSizer;
 
-TEST_CASE("a page grows with the tables beyond four, between page_size and max_page_size") {
-    CHECK(PageSizer::limitFor(0, 10000, 30000) == 10000);
-    CHECK(PageSizer::limitFor(1, 10000, 30000) == 10000);
-    CHECK(PageSizer::limitFor(4, 10000, 30000) == 10000);
-    CHECK(PageSizer::limitFor(5, 10000, 30000) == 12500);
-    CHECK(PageSizer::limitFor(10, 10000, 30000) == 25000);
-    CHECK(PageSizer::limitFor(16, 10000, 30000) == 30000);
-    CHECK(PageSizer::limitFor(64, 10000, 30000) == 30000);
-    CHECK(PageSizer::limitFor(64, 10000, 10000) == 10000);
-    CHECK(PageSizer::limitFor(64, 10000, 5000) == 10000);  // never under page_size
-    CHECK(PageSizer::limitFor(1000000, INT64_MAX / 2, INT64_MAX) == INT64_MAX);
-    CHECK(PageSizer::limitFor(6, 1, 100) == 1);  // a page of one event has no share to grow
+TEST_CASE("a run starts at page_size and reads a backlog in pages of max_page_size") {
+    PageSizer sizer(10000, 30000);
+    CHECK(sizer.limit() == 10000);
+    CHECK(sizer.afterFullPage());
+    CHECK(sizer.limit() == 30000);
+    CHECK_FALSE(sizer.afterFullPage());  // said once, when it changes
+    CHECK(sizer.limit() == 30000);
 }
 
-TEST_CASE("the sizer starts at page_size") {
-    PageSizer sizer(8, 24);
-    CHECK(sizer.limit() == 8);
+TEST_CASE("max_page_size equal to page_size keeps every page at page_size") {
+    PageSizer sizer(10000, 10000);
+    CHECK_FALSE(sizer.afterFullPage());
+    CHECK(sizer.limit() == 10000);
+}
+
+TEST_CASE("a page never grows below page_size") {
+    PageSizer sizer(10000, 5000);
+    CHECK(sizer.limit() == 10000);
+    CHECK_FALSE(sizer.afterFullPage());
+    CHECK(sizer.limit() == 10000);
 }

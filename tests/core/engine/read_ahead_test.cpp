@@ -69,9 +69,11 @@ size_t occurrences(const std::string& text, const std::string& part) {
 
 TEST_CASE("reading ahead serves every page after the first and changes no output") {
     // 30 events in pages of 4: seven full pages, then two events.
-    TapRun ahead = runWith(numberedDatabase(2, 30), R"(,"page_size":4,"log_level":"debug")");
-    TapRun alone = runWith(numberedDatabase(2, 30),
-                           R"(,"page_size":4,"read_ahead":false,"log_level":"debug")");
+    TapRun ahead =
+        runWith(numberedDatabase(2, 30), R"(,"page_size":4,"max_page_size":4,"log_level":"debug")");
+    TapRun alone =
+        runWith(numberedDatabase(2, 30),
+                R"(,"page_size":4,"max_page_size":4,"read_ahead":false,"log_level":"debug")");
     CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
     CHECK_FALSE(ahead.recordsAndStates().empty());
     CHECK(ahead.stderrText.find(std::string(kUsedLine) + "7 used, 0 dropped") != std::string::npos);
@@ -83,10 +85,12 @@ TEST_CASE("reading ahead serves every page after the first and changes no output
 
 TEST_CASE("a lagging stream reads ahead on its own tables and changes no output") {
     const std::string state = R"(state:{"bookmarks":{"t0":{"replication_key_value":20}}})";
-    TapRun ahead = runWith(numberedDatabase(2, 30), R"(,"page_size":3,"log_level":"debug")",
-                           {"--state", state});
-    TapRun alone = runWith(numberedDatabase(2, 30), R"(,"page_size":3,"read_ahead":false)",
-                           {"--state", state});
+    TapRun ahead =
+        runWith(numberedDatabase(2, 30), R"(,"page_size":3,"max_page_size":3,"log_level":"debug")",
+                {"--state", state});
+    TapRun alone =
+        runWith(numberedDatabase(2, 30), R"(,"page_size":3,"max_page_size":3,"read_ahead":false)",
+                {"--state", state});
     CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
     CHECK(ahead.stderrText.find(kUsedLine) != std::string::npos);
 }
@@ -95,7 +99,7 @@ TEST_CASE("a failing second session leaves every page to the main one, nothing l
     // The second page read is the second session's first: it fails as a server restart would,
     // and the main session, broken too, reconnects.
     TapRun run = runWith(numberedDatabase(2, 30, R"(,"lose_connection_at_page":2)"),
-                         R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+                         R"(,"page_size":4,"max_page_size":4,"reconnect_max_wait_seconds":1)");
     CHECK(run.stderrText.find("reading the next diffgen page on a second session failed "
                               "(server closed the connection unexpectedly); this session reads "
                               "every page itself") != std::string::npos);
@@ -106,7 +110,8 @@ TEST_CASE("a failing second session leaves every page to the main one, nothing l
     CHECK(run.lastState().find(
               R"("t1":{"replication_key":"diffgen_id","replication_key_value":30})") !=
           std::string::npos);
-    TapRun alone = runWith(numberedDatabase(2, 30), R"(,"page_size":4,"read_ahead":false)");
+    TapRun alone =
+        runWith(numberedDatabase(2, 30), R"(,"page_size":4,"max_page_size":4,"read_ahead":false)");
     // Every row's last event came through, as in a run that never failed.
     CHECK(run.records("t0").size() >= alone.records("t0").size());
     CHECK(run.lastState() == alone.lastState());
@@ -187,7 +192,8 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
 TEST_CASE("a bad event on a page read ahead fails or is skipped as on one session") {
     for (const std::string policy : {"fail", "skip"}) {
         CAPTURE(policy);
-        const std::string settings = R"(,"page_size":4,"on_bad_event":")" + policy + "\"";
+        const std::string settings =
+            R"(,"page_size":4,"max_page_size":4,"on_bad_event":")" + policy + "\"";
         FakeSetup aheadSetup(withBadEvent(), kTables + settings + R"(,"log_level":"debug")");
         TapRun ahead = runTap({"--config", aheadSetup.configPath()});
         FakeSetup aloneSetup(withBadEvent(), kTables + settings + R"(,"read_ahead":false)");

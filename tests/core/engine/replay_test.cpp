@@ -102,7 +102,7 @@ TEST_CASE("pages advance the bookmark one page at a time, each STATE after its r
     FakeSetup setup(database(R"([1,"invoices","1","i","t1"],[2,"invoices","3","i","t2"],
                                 [3,"invoices","4","i","t3"],[4,"invoices","5","i","t4"],
                                 [5,"invoices","1","u","t5"])"),
-                    std::string(kInvoiceTable) + R"(,"page_size":2)");
+                    std::string(kInvoiceTable) + R"(,"page_size":2,"max_page_size":2)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     std::vector<std::string> order;
@@ -175,7 +175,7 @@ TEST_CASE("a gap that stays pending keeps the bookmark before it") {
 
 TEST_CASE("an unknown op stops the run naming the diffgen id, with no bookmark past it") {
     FakeSetup setup(database(R"([1,"invoices","1","i","t1"],[2,"invoices","3","x","t2"])"),
-                    std::string(kInvoiceTable) + R"(,"page_size":1)");
+                    std::string(kInvoiceTable) + R"(,"page_size":1,"max_page_size":1)");
     auto run = runTap({"--config", setup.configPath()});
     CHECK(run.exitCode == 1);
     CHECK(run.stderrText.find("diffgen id 2") != std::string::npos);

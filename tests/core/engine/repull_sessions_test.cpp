@@ -38,10 +38,11 @@ std::string backlog(const std::string& extra = "") {
 
 // A row gone is deleted "now" (_sdc_deleted_at), which differs from run to run: left out.
 TapRun runWith(const std::string& databaseJson, const std::string& settings) {
-    FakeSetup setup(databaseJson, numberedTablesSetting(3) +
-                                      R"(,"page_size":3000,"log_level":"debug",)"
-                                      R"("add_sdc_deleted_at":false)" +
-                                      settings);
+    FakeSetup setup(databaseJson,
+                    numberedTablesSetting(3) +
+                        R"(,"page_size":3000,"max_page_size":3000,"log_level":"debug",)"
+                        R"("add_sdc_deleted_at":false)" +
+                        settings);
     TapRun run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     return run;
@@ -167,8 +168,9 @@ TEST_CASE("sharing re-pulls between sessions changes no output") {
 }
 
 TEST_CASE("a page of one table is shared too, and a mapped table stays on one session") {
-    FakeSetup oneTable(numberedDatabase(1, 2000, NumberedRows{1500, 0}),
-                       numberedTablesSetting(1) + R"(,"page_size":2000,"log_level":"debug")");
+    FakeSetup oneTable(
+        numberedDatabase(1, 2000, NumberedRows{1500, 0}),
+        numberedTablesSetting(1) + R"(,"page_size":2000,"max_page_size":2000,"log_level":"debug")");
     TapRun shared = runTap({"--config", oneTable.configPath()});
     REQUIRE_MESSAGE(shared.exitCode == 0, shared.stderrText);
     CHECK(shared.stderrText.find(sharesLine("1", "0")) != std::string::npos);

@@ -37,9 +37,10 @@ long summaryCounter(const std::string& stderrText, const std::string& name) {
 TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
     // Pages of 300 ms; the second read fails and the reconnect waits 1 s, so a clock restarted
     // by the reconnect would let the run go on until about 3.6 s.
-    FakeSetup setup(numberedDatabase(1, 60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
-                    kTable + kOneSession +
-                        R"(,"page_size":4,"max_run_seconds":2,"reconnect_max_wait_seconds":1)");
+    FakeSetup setup(
+        numberedDatabase(1, 60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
+        kTable + kOneSession +
+            R"(,"page_size":4,"max_page_size":4,"max_run_seconds":2,"reconnect_max_wait_seconds":1)");
     const auto started = std::chrono::steady_clock::now();
     auto run = runTap({"--config", setup.configPath()});
     const double seconds =
@@ -53,7 +54,8 @@ TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
 
 TEST_CASE("the summary counts every attempt of the run, not only the last") {
     FakeSetup setup(numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)"),
-                    kTable + kOneSession + R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+                    kTable + kOneSession +
+                        R"(,"page_size":4,"max_page_size":4,"reconnect_max_wait_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     REQUIRE(run.stderrText.find("connection lost") != std::string::npos);
@@ -101,7 +103,7 @@ TEST_CASE("held ids join one pending range, of which only the gapped parts are r
     FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
                     R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
                         diffgen + R"(],"late":[[2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6]]})",
-                    kTable + R"(,"page_size":1)");
+                    kTable + R"(,"page_size":1,"max_page_size":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     std::map<int64_t, int> emitted;

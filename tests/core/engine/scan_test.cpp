@@ -57,41 +57,48 @@ TEST_CASE("diffgen queries do not grow with the number of tables") {
     CHECK(counter(runFour.stderrText, "re-pull queries") <= 8 * 4);
 }
 
-TEST_CASE("pages over more than four tables grow up to max_page_size and keep every row") {
-    // 64 events taking turns over 16 tables, pages of 8 for 4 tables: the first page touches
-    // 8 tables, so the next holds 8 / 4 * 8 = 16 events; that one touches all 16, which asks
-    // for 32, held to max_page_size, three times page_size by default: 8 + 16 + 24 + 16.
+// Pages of 8 and 64 events in turn over the tables: the first page is full, so the rest are
+// read at max_page_size, three times page_size by default.
+TEST_CASE("a backlog's pages grow to max_page_size after the first full one and keep every row") {
+    const std::string debug = R"(,"log_level":"debug")";
     FakeSetup grown(numberedDatabase(16, 64),
-                    numberedTablesSetting(16) + R"(,"page_size":8,"log_level":"debug")");
+                    numberedTablesSetting(16) + R"(,"page_size":8)" + debug);
+    FakeSetup bounded(numberedDatabase(16, 64),
+                      numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":16)" + debug);
     FakeSetup fixed(numberedDatabase(16, 64),
-                    numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":8)");
+                    numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":8)" + debug);
+    FakeSetup fewTables(numberedDatabase(2, 64),
+                        numberedTablesSetting(2) + R"(,"page_size":8)" + debug);
     TapRun runGrown = runTap({"--config", grown.configPath()});
+    TapRun runBounded = runTap({"--config", bounded.configPath()});
     TapRun runFixed = runTap({"--config", fixed.configPath()});
-    REQUIRE_MESSAGE(runGrown.exitCode == 0, runGrown.stderrText);
-    REQUIRE_MESSAGE(runFixed.exitCode == 0, runFixed.stderrText);
-    CHECK(counter(runGrown.stderrText, "diffgen queries") == 4);
-    CHECK(counter(runFixed.stderrText, "diffgen queries") == 9);
-    CHECK(runGrown.stderrText.find("diffgen pages of 16 events from now on: the last one held "
-                                   "events of 8 tables") != std::string::npos);
-    CHECK(runGrown.stderrText.find("diffgen pages of 24 events from now on: the last one held "
-                                   "events of 16 tables") != std::string::npos);
+    TapRun runFewTables = runTap({"--config", fewTables.configPath()});
+    for (const TapRun* run : {&runGrown, &runBounded, &runFixed, &runFewTables}) {
+        REQUIRE_MESSAGE(run->exitCode == 0, run->stderrText);
+    }
+    CHECK(counter(runGrown.stderrText, "diffgen queries") == 4);    // 8 + 24 + 24 + 8
+    CHECK(counter(runBounded.stderrText, "diffgen queries") == 5);  // 8 + 16 + 16 + 16 + 8
+    CHECK(counter(runFixed.stderrText, "diffgen queries") == 9);    // 8 full pages + the empty one
+    CHECK(counter(runFewTables.stderrText, "diffgen queries") == 4);  // whatever the tables
+    const std::string grownTo24 =
+        "diffgen pages of 24 events from now on: a full page of 8 means a backlog";
+    const size_t said = runGrown.stderrText.find(grownTo24);
+    CHECK(said != std::string::npos);
+    CHECK(runGrown.stderrText.find(grownTo24, said + 1) == std::string::npos);
+    CHECK(runFixed.stderrText.find("diffgen pages of") == std::string::npos);
     CHECK(runGrown.lastState() == runFixed.lastState());
+    CHECK(runBounded.lastState() == runFixed.lastState());
     for (int t = 0; t < 16; ++t) {
         const std::string stream = "t" + std::to_string(t);
         CHECK_FALSE(lastRecords(runGrown, stream).empty());
         CHECK(lastRecords(runGrown, stream) == lastRecords(runFixed, stream));
+        CHECK(lastRecords(runBounded, stream) == lastRecords(runFixed, stream));
     }
 }
 
-TEST_CASE("pages over four tables or fewer keep to page_size") {
-    FakeSetup setup(numberedDatabase(4, 64), numberedTablesSetting(4) + R"(,"page_size":8)");
-    TapRun run = runTap({"--config", setup.configPath()});
-    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
-    CHECK(counter(run.stderrText, "diffgen queries") == 9);  // 8 full pages + the empty one
-}
-
 TEST_CASE("a lagging stream catches up on its own tables, then joins the shared scan") {
-    FakeSetup setup(numberedDatabase(2, 20), numberedTablesSetting(2) + R"(,"page_size":4)");
+    FakeSetup setup(numberedDatabase(2, 20),
+                    numberedTablesSetting(2) + R"(,"page_size":4,"max_page_size":4)");
     std::string state =
         setup.write("state.json", R"({"bookmarks":{"t0":{"replication_key_value":20}}})");
     auto run = runTap({"--config", setup.configPath(), "--state", state});
@@ -129,8 +136,9 @@ TEST_CASE("snapshot start emits the table, then replays after the head") {
 }
 
 TEST_CASE("max_run_seconds stops at a page boundary without jumping to the head") {
-    FakeSetup setup(numberedDatabase(1, 40, R"(,"page_delay_ms":300)"),
-                    numberedTablesSetting(1) + R"(,"page_size":4,"max_run_seconds":1)");
+    FakeSetup setup(
+        numberedDatabase(1, 40, R"(,"page_delay_ms":300)"),
+        numberedTablesSetting(1) + R"(,"page_size":4,"max_page_size":4,"max_run_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     auto states = run.messages("STATE");
@@ -149,8 +157,9 @@ TEST_CASE("max_run_seconds stops at a page boundary without jumping to the head"
 
 TEST_CASE("a lost connection is re-opened and the sync resumes from the last safe STATE") {
     const std::string flaky = numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)");
-    FakeSetup setup(flaky, numberedTablesSetting(1) + kOneSession +
-                               R"(,"page_size":4,"reconnect_max_wait_seconds":1)");
+    FakeSetup setup(flaky,
+                    numberedTablesSetting(1) + kOneSession +
+                        R"(,"page_size":4,"max_page_size":4,"reconnect_max_wait_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.stderrText.find("connection lost: server closed the connection unexpectedly") !=
@@ -160,8 +169,8 @@ TEST_CASE("a lost connection is re-opened and the sync resumes from the last saf
 
 TEST_CASE("when reconnecting is not allowed the run fails with its last safe STATE written") {
     const std::string flaky = numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)");
-    FakeSetup setup(
-        flaky, numberedTablesSetting(1) + kOneSession + R"(,"page_size":4,"reconnect_attempts":0)");
+    FakeSetup setup(flaky, numberedTablesSetting(1) + kOneSession +
+                               R"(,"page_size":4,"max_page_size":4,"reconnect_attempts":0)");
     auto run = runTap({"--config", setup.configPath()});
     CHECK(run.exitCode == 1);
     CHECK(run.stderrText.find("server closed the connection unexpectedly") != std::string::npos);

@@ -33,7 +33,8 @@ std::string slowDatabase() {
            rows + R"(]}},"diffgen":[)" + events + "]}";
 }
 
-const char* kTable = R"("page_size":4,"tables":[{"table_name":"t","pk_column":"id"}])";
+const char* kTable =
+    R"("page_size":4,"max_page_size":4,"tables":[{"table_name":"t","pk_column":"id"}])";
 
 void waitForStates(const TapProcess& process, size_t count) {
     for (int i = 0; i < 200; ++i) {
