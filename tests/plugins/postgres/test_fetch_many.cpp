@@ -8,54 +8,13 @@
 #include "pg_test_support.hpp"
 
 using namespace tapdiffgen;
+using testing::Fetch;
+using testing::fetchMany;
+using testing::keysUpTo;
+using testing::ManyCollector;
 using testing::statusOf;
 
 namespace {
-
-// What each request received, and the order requests were answered in.
-struct ManyCollector {
-    std::vector<testing::Collector> perRequest;
-    std::vector<size_t> answerOrder;
-
-    explicit ManyCollector(size_t requests) : perRequest(requests) {}
-
-    core::BatchCallback callback(size_t request) {
-        return [this, request, inner = perRequest[request].callback()](const TdgRowBatch& batch) {
-            if (answerOrder.empty() || answerOrder.back() != request) {
-                answerOrder.push_back(request);
-            }
-            inner(batch);
-        };
-    }
-    testing::Rows sorted(size_t request) const {
-        testing::Rows rows = perRequest[request].rows;
-        std::sort(rows.begin(), rows.end());
-        return rows;
-    }
-};
-
-struct Fetch {
-    core::TableRef table;
-    std::vector<std::string> columns;
-    std::string keyColumn;
-    std::vector<std::string> keys;
-};
-
-void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fetches,
-               ManyCollector& collected) {
-    std::vector<core::FetchSpec> specs;
-    std::vector<core::KeySpec> keys(fetches.size());
-    for (size_t i = 0; i < fetches.size(); ++i) {
-        keys[i].columns.push_back(core::KeyColumn{fetches[i].keyColumn});
-        core::FetchSpec& spec = specs.emplace_back();
-        spec.table = &fetches[i].table;
-        spec.columns = &fetches[i].columns;
-        spec.key = &keys[i];
-        spec.keys = fetches[i].keys;
-        spec.onBatch = collected.callback(i);
-    }
-    connection.fetchRowsMany(specs, 1000);
-}
 
 // Tables tdg_pg_many<N>_a, _b and _big: each test case its own, as ctest runs them at once.
 struct Tables {
@@ -73,12 +32,6 @@ Tables createTables(const testing::DatabaseEnv& db, const std::string& n) {
                 "_big (id int PRIMARY KEY, v text);\n" + "INSERT INTO " + p +
                 "_big SELECT g, repeat('y', 40) FROM generate_series(1, 100000) g;");
     return {{"", p + "_a"}, {"", p + "_b"}, {"", p + "_big"}};
-}
-
-std::vector<std::string> keysUpTo(int count) {
-    std::vector<std::string> keys;
-    for (int i = 1; i <= count; ++i) keys.push_back(std::to_string(i));
-    return keys;
 }
 
 }  // namespace

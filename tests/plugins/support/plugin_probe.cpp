@@ -1,5 +1,7 @@
 #include "plugin_probe.hpp"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 namespace tapdiffgen::testing {
@@ -118,6 +120,41 @@ core::BatchCallback Collector::callback() {
             rows.push_back(std::move(row));
         }
     };
+}
+
+core::BatchCallback ManyCollector::callback(size_t request) {
+    return [this, request, inner = perRequest[request].callback()](const TdgRowBatch& batch) {
+        if (answerOrder.empty() || answerOrder.back() != request) answerOrder.push_back(request);
+        inner(batch);
+    };
+}
+
+Rows ManyCollector::sorted(size_t request) const {
+    Rows rows = perRequest[request].rows;
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fetches,
+               ManyCollector& collected) {
+    std::vector<core::FetchSpec> specs;
+    std::vector<core::KeySpec> keys(fetches.size());
+    for (size_t i = 0; i < fetches.size(); ++i) {
+        keys[i].columns.push_back(core::KeyColumn{fetches[i].keyColumn});
+        core::FetchSpec& spec = specs.emplace_back();
+        spec.table = &fetches[i].table;
+        spec.columns = &fetches[i].columns;
+        spec.key = &keys[i];
+        spec.keys = fetches[i].keys;
+        spec.onBatch = collected.callback(i);
+    }
+    connection.fetchRowsMany(specs, 1000);
+}
+
+std::vector<std::string> keysUpTo(int count) {
+    std::vector<std::string> keys;
+    for (int i = 1; i <= count; ++i) keys.push_back(std::to_string(i));
+    return keys;
 }
 
 std::vector<std::string> firstColumn(const Rows& rows) {

@@ -58,6 +58,32 @@ struct Collector {
     core::BatchCallback callback();
 };
 
+/// What each request of a fetch_rows_many received, and the order requests were answered in.
+struct ManyCollector {
+    std::vector<Collector> perRequest;
+    std::vector<size_t> answerOrder;
+
+    explicit ManyCollector(size_t requests) : perRequest(requests) {}
+    core::BatchCallback callback(size_t request);
+    /// Request `request`'s rows, sorted.
+    Rows sorted(size_t request) const;
+};
+
+/// One request of fetchMany: a one-column key.
+struct Fetch {
+    core::TableRef table;
+    std::vector<std::string> columns;
+    std::string keyColumn;
+    std::vector<std::string> keys;
+};
+
+/// DialectConnection::fetchRowsMany for `fetches`, in batches of at most 1,000 rows.
+void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fetches,
+               ManyCollector& collected);
+
+/// "1", "2", ... up to `count`.
+std::vector<std::string> keysUpTo(int count);
+
 /// The first column of every row, for order checks.
 std::vector<std::string> firstColumn(const Rows& rows);
 
