@@ -76,12 +76,14 @@ void CellWriter::sendAsNull(size_t column, const char* problem, sdk::RowBatchBui
     unrepresentable_.sentAsNull(table_, names_[column], problem);
 }
 
-void CellWriter::writeRow(ResultRow& row, sdk::RowBatchBuilder& out) {
+template <typename Row>
+void CellWriter::writeRow(Row& row, sdk::RowBatchBuilder& out) {
     for (size_t i = 0; i < codecs_.size(); ++i) writeCell(row, i, out);
     out.endRow();
 }
 
-void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+template <typename Row>
+void CellWriter::writeCell(Row& row, size_t column, sdk::RowBatchBuilder& out) {
     if (row.isNull(column)) {
         out.addNull();
         return;
@@ -135,7 +137,8 @@ void CellWriter::writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
     }
 }
 
-void CellWriter::writeInteger(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+template <typename Row>
+void CellWriter::writeInteger(Row& row, size_t column, sdk::RowBatchBuilder& out) {
     const FieldCodec& codec = codecs_[column];
     if (codec.decoder == Decoder::UnsignedInt) {
         addInteger(row.uint64(column), false, codec.kind, out);
@@ -150,7 +153,8 @@ void CellWriter::writeInteger(ResultRow& row, size_t column, sdk::RowBatchBuilde
 }
 
 // BIT(n) arrives as ceil(n/8) big-endian bytes.
-void CellWriter::writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+template <typename Row>
+void CellWriter::writeBits(Row& row, size_t column, sdk::RowBatchBuilder& out) {
     scratch_.clear();
     row.appendBytes(column, scratch_);
     uint64_t value = 0;
@@ -158,7 +162,8 @@ void CellWriter::writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& 
     addInteger(value, false, codecs_[column].kind, out);
 }
 
-void CellWriter::writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBuilder& out) {
+template <typename Row>
+void CellWriter::writeDecimalText(Row& row, size_t column, sdk::RowBatchBuilder& out) {
     scratch_.clear();
     row.appendBytes(column, scratch_);
     out.addText(TDG_KIND_DECIMAL,
@@ -189,6 +194,9 @@ void CellWriter::writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueK
     if (kind == TDG_KIND_TIMESTAMPTZ) scratch_.append("+00:00");
     out.addText(kind, scratch_);
 }
+
+template void CellWriter::writeRow(ResultRow& row, sdk::RowBatchBuilder& out);
+template void CellWriter::writeRow(TextRow& row, sdk::RowBatchBuilder& out);
 
 bool appendTimestamp(const MYSQL_TIME& value, std::string& out) {
     if (isZeroDate(value)) return false;

@@ -1,5 +1,6 @@
 // Turns each fetched value into its ABI cell: one codec per result column, chosen once per
-// execution from the result metadata.
+// execution from the result metadata. A row is a ResultRow (binary protocol) or a TextRow (text
+// protocol); both give the same values, so both give the same cells.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,7 @@
 #include "result_row.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
 #include "tap-diffgen/sdk/unrepresentable.hpp"
+#include "text_row.hpp"
 #include "types.hpp"
 
 namespace tapdiffgen::mysql {
@@ -27,13 +29,18 @@ public:
     const FieldCodec& codec(size_t column) const { return codecs_[column]; }
 
     /// Adds every column of the current row, then ends the row.
-    void writeRow(ResultRow& row, sdk::RowBatchBuilder& out);
-    void writeCell(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
+    template <typename Row>
+    void writeRow(Row& row, sdk::RowBatchBuilder& out);
+    template <typename Row>
+    void writeCell(Row& row, size_t column, sdk::RowBatchBuilder& out);
 
 private:
-    void writeInteger(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
-    void writeBits(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
-    void writeDecimalText(ResultRow& row, size_t column, sdk::RowBatchBuilder& out);
+    template <typename Row>
+    void writeInteger(Row& row, size_t column, sdk::RowBatchBuilder& out);
+    template <typename Row>
+    void writeBits(Row& row, size_t column, sdk::RowBatchBuilder& out);
+    template <typename Row>
+    void writeDecimalText(Row& row, size_t column, sdk::RowBatchBuilder& out);
     void writeDate(size_t column, const MYSQL_TIME& value, sdk::RowBatchBuilder& out);
     void writeDateTime(size_t column, const MYSQL_TIME& value, TdgValueKind kind,
                        sdk::RowBatchBuilder& out);

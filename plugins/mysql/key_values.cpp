@@ -2,16 +2,11 @@
 
 #include <charconv>
 
+#include "number_text.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::mysql {
 namespace {
-
-template <typename Integer>
-bool parseInteger(std::string_view text, Integer& value) {
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size() && !text.empty();
-}
 
 [[noreturn]] void notAnInteger(std::string_view key, std::string_view columnName) {
     constexpr size_t kShown = 64;
@@ -32,13 +27,44 @@ void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
     }
     if (keyField.isUnsigned()) {
         uint64_t value = 0;
-        if (!parseInteger(key, value)) notAnInteger(key, columnName);
+        if (!parseWhole(key, value)) notAnInteger(key, columnName);
         params.addUInt64(value);
     } else {
         int64_t value = 0;
-        if (!parseInteger(key, value)) notAnInteger(key, columnName);
+        if (!parseWhole(key, value)) notAnInteger(key, columnName);
         params.addInt64(value);
     }
+}
+
+void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
+                      const FieldInfo& keyField, std::string_view columnName) {
+    char digits[24];
+    if (keyField.isInteger()) {
+        std::to_chars_result printed{};
+        if (keyField.isUnsigned()) {
+            uint64_t value = 0;
+            if (!parseWhole(key, value)) notAnInteger(key, columnName);
+            printed = std::to_chars(digits, digits + sizeof(digits), value);
+        } else {
+            int64_t value = 0;
+            if (!parseWhole(key, value)) notAnInteger(key, columnName);
+            printed = std::to_chars(digits, digits + sizeof(digits), value);
+        }
+        sql.append(digits, printed.ptr);
+        return;
+    }
+    // mysql_real_escape_string writes at most two bytes per byte, and a terminator.
+    size_t start = sql.size();
+    sql.resize(start + 1 + 2 * key.size() + 1);
+    sql[start] = '\'';
+    unsigned long written = mysql_real_escape_string(connection, sql.data() + start + 1, key.data(),
+                                                     static_cast<unsigned long>(key.size()));
+    if (written == static_cast<unsigned long>(-1)) {
+        throw sdk::DriverError(TDG_INVALID_DATA,
+                               "cannot escape a key of column '" + std::string(columnName) + "'");
+    }
+    sql.resize(start + 1 + written);
+    sql.push_back('\'');
 }
 
 void LastKey::capture(ResultRow& row, size_t column, const FieldInfo& field) {

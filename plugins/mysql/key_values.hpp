@@ -1,5 +1,6 @@
-// Keys as bound parameters: the text keys of fetch_rows bound with the key column's type, and
-// the last key of a scan page remembered in its own type for the next page.
+// Keys as bound parameters or literals: the text keys of fetch_rows bound (or written into a
+// text query) with the key column's type, and the last key of a scan page remembered in its own
+// type for the next page.
 #pragma once
 
 #include <mysql.h>
@@ -19,6 +20,12 @@ namespace tapdiffgen::mysql {
 /// an integer column.
 void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
              std::string_view columnName);
+
+/// Appends a key given as text to a text query as a literal of the key column's type: integer
+/// columns get the integer (validated as bindKey does), others a quoted string escaped by the
+/// client library for the connection's character set.
+void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
+                      const FieldInfo& keyField, std::string_view columnName);
 
 /// The key of the last row read, in the column's own type.
 class LastKey {

@@ -36,6 +36,11 @@ void MysqlDriver::fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchB
     rows_.fetch(request, rows);
 }
 
+void MysqlDriver::fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& requests,
+                                    const std::vector<sdk::RowBatchBuilder*>& rows) {
+    rows_.fetchMany(requests, rows);
+}
+
 void MysqlDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     rows_.scan(request, rows);
 }
@@ -64,4 +69,4 @@ std::string displayVersion(const std::string& serverInfo) {
 }  // namespace tapdiffgen::mysql
 
 TAP_DIFFGEN_EXPORT_DRIVER(tapdiffgen::mysql::MysqlDriver, "mysql", TAP_DIFFGEN_ALIASES("mariadb"),
-                          TAP_DIFFGEN_SDK_VERSION, "MySQL 8 / MariaDB 10.5+ via libmariadb")
+                          TAP_DIFFGEN_SDK_VERSION, "MySQL 8.0.17+ / MariaDB 10.5+ via libmariadb")

@@ -22,6 +22,8 @@ protected:
     void readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) override;
     std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
     void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
+    void fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& requests,
+                           const std::vector<sdk::RowBatchBuilder*>& rows) override;
     void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     void cancelImpl() override;

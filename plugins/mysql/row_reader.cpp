@@ -10,6 +10,7 @@
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/key_run.hpp"
 #include "tap-diffgen/sdk/key_sql.hpp"
+#include "text_query.hpp"
 
 namespace tapdiffgen::mysql {
 namespace {
@@ -69,7 +70,60 @@ std::string chunkSql(const std::string& head, const std::vector<std::string>& ke
     return sql;
 }
 
+// A text query's statements stay well under the server's max_allowed_packet (16 MiB by default,
+// 1 MiB at the least it is usually set to): 30,000 integer keys take about 250 KiB.
+constexpr size_t kMaxTextQueryBytes = 1024 * 1024;
+
+bool isReal(const FieldInfo& field) {
+    return field.type == MYSQL_TYPE_FLOAT || field.type == MYSQL_TYPE_DOUBLE;
+}
+
+// FLOAT and DOUBLE as CAST(… AS DOUBLE): the text of a plain FLOAT has six digits, and a
+// DOUBLE(m,d)'s has d decimals, where the cast's is the shortest that reads back the same.
+std::string textColumnList(const std::vector<std::string_view>& names,
+                           const std::vector<FieldInfo>& columns) {
+    std::string list;
+    for (size_t c = 0; c < names.size(); ++c) {
+        if (c > 0) list += ", ";
+        list += isReal(columns[c]) ? "CAST(" + quoteName(names[c]) + " AS DOUBLE)"
+                                   : quoteName(names[c]);
+    }
+    return list;
+}
+
+// The columns that decode a text result: the server's own description of it, except that the
+// cast columns are read as what they were cast from.
+std::vector<FieldInfo> decodingColumns(const std::vector<FieldInfo>& result,
+                                       const std::vector<FieldInfo>& prepared,
+                                       const std::string& table) {
+    if (result.size() != prepared.size()) {
+        throw sdk::DriverError(
+            TDG_INTERNAL, "reading rows of '" + table + "': " + std::to_string(result.size()) +
+                              " columns where " + std::to_string(prepared.size()) + " were asked");
+    }
+    std::vector<FieldInfo> columns = result;
+    for (size_t c = 0; c < columns.size(); ++c) {
+        if (isReal(prepared[c])) {
+            columns[c] = prepared[c];
+        } else if (isReal(result[c])) {
+            throw sdk::DriverError(TDG_INVALID_DATA,
+                                   "table '" + table + "' changed while it was read: column '" +
+                                       result[c].name + "' is now FLOAT or DOUBLE; run again");
+        }
+    }
+    return columns;
+}
+
 }  // namespace
+
+// One request's part of a text query: its statements, and the columns of the same SELECT as a
+// prepared statement, which say how to read the text.
+struct RowReader::TextFetch {
+    size_t request = 0;
+    std::vector<std::string> statements;
+    std::vector<FieldInfo> columns;
+    CellWriter::JsonTest json;
+};
 
 // The keys' longest run of consecutive integers (sdk/key_run.hpp), when the key is one integer
 // column: a text column holding digits would compare as numbers in BETWEEN. What the column is
@@ -133,6 +187,114 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
         writer_.prepare(cursor.fields(), json, request.table.display());
         while (cursor.next()) writer_.writeRow(cursor.row(), rows);
     }
+}
+
+// The statements of one request: the keys as literals, at most kMaxKeysPerStatement of them and
+// kMaxTextQueryBytes of text per statement, the longest run of integers as a range (as fetch).
+RowReader::TextFetch RowReader::planTextFetch(const sdk::FetchRequest& request, size_t index) {
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    const size_t width = keyIndices.size();
+    const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
+    const std::string from = " FROM " + quoteTable(request.table) + " WHERE ";
+    TextFetch fetch;
+    fetch.request = index;
+    fetch.columns =
+        session_
+            .prepared("SELECT " + columnList(request.columns) + from + keyListSql(keyColumns, 1))
+            .fields();
+    fetch.json = catalog_.jsonColumns(request.table, fetch.columns);
+
+    const std::vector<std::string_view> keys = distinctKeys(request.keys, width);
+    std::optional<sdk::KeyRun> run;
+    if (width == 1 && fetch.columns.at(keyIndices[0]).isInteger()) run = sdk::longestKeyRun(keys);
+    const std::vector<std::string_view>& listed = run ? run->outside : keys;
+    std::string range = run ? keyColumns[0] + " BETWEEN " + std::to_string(run->first) + " AND " +
+                                  std::to_string(run->last)
+                            : std::string();
+    std::string list = keyColumns[0];
+    for (size_t c = 1; c < width; ++c) list += ", " + keyColumns[c];
+    if (width > 1) list = "(" + list + ")";
+    const std::string head = "SELECT " + textColumnList(request.columns, fetch.columns) + from;
+
+    const size_t keyCount = listed.size() / width;
+    size_t at = 0;
+    do {
+        std::string sql = head;
+        size_t inStatement = 0;
+        if (at < keyCount) {
+            sql += list + " IN (";
+            for (; at < keyCount && inStatement < kMaxKeysPerStatement &&
+                   sql.size() < kMaxTextQueryBytes;
+                 ++at, ++inStatement) {
+                if (inStatement > 0) sql += ", ";
+                if (width > 1) sql += '(';
+                for (size_t c = 0; c < width; ++c) {
+                    if (c > 0) sql += ", ";
+                    appendKeyLiteral(sql, session_.handle(), listed[at * width + c],
+                                     fetch.columns.at(keyIndices[c]), request.keyColumns[c]);
+                }
+                if (width > 1) sql += ')';
+            }
+            sql += ')';
+        }
+        if (!range.empty()) {
+            sql += (inStatement > 0 ? " OR " : "") + range;
+            range.clear();
+        }
+        fetch.statements.push_back(std::move(sql));
+    } while (at < keyCount);
+    return fetch;
+}
+
+void RowReader::runTextFetches(const std::vector<TextFetch>& fetches, const std::string& sql,
+                               const std::vector<sdk::FetchRequest>& requests,
+                               const std::vector<sdk::RowBatchBuilder*>& rows) {
+    std::optional<MultiStatementQuery> query;
+    for (const TextFetch& fetch : fetches) {
+        const std::string table = requests[fetch.request].table.display();
+        const std::string context = "reading rows of '" + table + "'";
+        if (!query && !fetch.statements.empty()) query.emplace(session_, sql, context);
+        for (size_t s = 0; s < fetch.statements.size(); ++s) {
+            const std::vector<FieldInfo> columns =
+                decodingColumns(query->nextResult(context), fetch.columns, table);
+            writer_.prepare(columns, fetch.json, table);
+            TextRow row(columns);
+            while (query->nextRow(row, context)) writer_.writeRow(row, *rows[fetch.request]);
+        }
+        rows[fetch.request]->finish();
+    }
+}
+
+// Requests are gathered into queries of up to kMaxTextQueryBytes, answered in order. A request
+// without keys takes its turn with nothing to read.
+void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
+                          const std::vector<sdk::RowBatchBuilder*>& rows) {
+    std::vector<TextFetch> pending;
+    std::string sql;
+    auto run = [&] {
+        runTextFetches(pending, sql, requests, rows);
+        pending.clear();
+        sql.clear();
+    };
+    for (size_t i = 0; i < requests.size(); ++i) {
+        session_.throwIfCancelled();
+        if (requests[i].keys.empty()) {
+            TextFetch nothing;
+            nothing.request = i;
+            pending.push_back(std::move(nothing));
+            continue;
+        }
+        TextFetch fetch = planTextFetch(requests[i], i);
+        size_t bytes = 0;
+        for (const std::string& statement : fetch.statements) bytes += statement.size() + 1;
+        if (!sql.empty() && sql.size() + bytes > kMaxTextQueryBytes) run();
+        for (const std::string& statement : fetch.statements) {
+            if (!sql.empty()) sql += ';';
+            sql += statement;
+        }
+        pending.push_back(std::move(fetch));
+    }
+    run();
 }
 
 // Keyset pagination: each page is its own autocommit statement, so no read view or lock lives

@@ -22,9 +22,18 @@ public:
         : session_(session), catalog_(catalog), writer_(session.unrepresentable()) {}
 
     void fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows);
+    /// Request i's rows to rows[i], each finished in turn: many tables' fetches as a few
+    /// multi-statement text queries (text_query.hpp), decoded to the same cells as fetch's.
+    void fetchMany(const std::vector<sdk::FetchRequest>& requests,
+                   const std::vector<sdk::RowBatchBuilder*>& rows);
     void scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
 
 private:
+    struct TextFetch;
+    TextFetch planTextFetch(const sdk::FetchRequest& request, size_t index);
+    void runTextFetches(const std::vector<TextFetch>& fetches, const std::string& sql,
+                        const std::vector<sdk::FetchRequest>& requests,
+                        const std::vector<sdk::RowBatchBuilder*>& rows);
     std::optional<sdk::KeyRun> integerKeyRun(const std::string& head,
                                              const std::vector<std::string>& keyColumns,
                                              const std::vector<std::string_view>& keys,

@@ -78,7 +78,7 @@ MYSQL* openHandle(const Settings& settings, unsigned timeoutSeconds, bool useTls
     applyOptions(mysql, settings, timeoutSeconds, useTls);
     if (mysql_real_connect(mysql, settings.connectHost(), settings.user.c_str(),
                            settings.password.c_str(), orNull(settings.database),
-                           settings.connectPort(), nullptr, 0) == nullptr) {
+                           settings.connectPort(), nullptr, CLIENT_MULTI_STATEMENTS) == nullptr) {
         failure = lastFailure(mysql);
         mysql_close(mysql);
         return nullptr;

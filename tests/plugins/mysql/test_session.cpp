@@ -23,7 +23,8 @@ TEST_CASE("mysql session: the plugin describes itself and the server") {
     auto plugin = mytest::plugin();
     CHECK(plugin->dialect() == "mysql");
     CHECK(plugin->aliases() == std::vector<std::string>{"mariadb"});
-    CHECK(std::string(plugin->info().description) == "MySQL 8 / MariaDB 10.5+ via libmariadb");
+    CHECK(std::string(plugin->info().description) ==
+          "MySQL 8.0.17+ / MariaDB 10.5+ via libmariadb");
 
     auto conn = mytest::connect(db);
     std::string version = conn->serverVersion();

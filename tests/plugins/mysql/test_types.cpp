@@ -2,6 +2,7 @@
 // each cell's kind and exact text, the column descriptions, and values far beyond any buffer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "mysql_test_support.hpp"
@@ -226,6 +227,61 @@ TEST_CASE("mysql types: every cell has the promised kind and exact text") {
     conn->scanTable({"", "tdg_my_types"}, kColumns, "id", 3, scanned.callback());
     CHECK(scanned.rows == testing::Rows{expected["INT64:1"], expected["INT64:2"],
                                         expected["INT64:3"], expected["INT64:4"]});
+}
+
+// fetch_rows_many reads through the text protocol (multi-statement queries): every value must
+// decode to the same cell as through a prepared statement.
+TEST_CASE("mysql types: fetch_rows_many gives every cell exactly as fetch_rows") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    createMatrix(db, "tdg_my_types_many");
+    // Values whose text forms lose digits: FLOAT's own text has six, DOUBLE(m,d)'s has d
+    // decimals, and the fractions of TIME(3) and DATETIME(2) are shorter than six digits.
+    testing::exec(db, R"SQL(
+SET SESSION sql_mode = '';
+DROP TABLE IF EXISTS tdg_my_types_reals;
+CREATE TABLE tdg_my_types_reals (id INT PRIMARY KEY, f FLOAT, d DOUBLE, f74 FLOAT(7,4),
+  d103 DOUBLE(10,3), t3 TIME(3), dt2 DATETIME(2), y YEAR, b10 BIT(10));
+INSERT INTO tdg_my_types_reals VALUES
+  (1, 1.2345678, 1/3e0, 1.2345678, 1.23456, '-00:00:00.001', '2024-01-02 03:04:05.06', 1999,
+   b'1000000001'),
+  (2, 16777217, 0.1e0 + 0.2e0, -345.6789, 123456.789, '100:00:00.5', '0000-00-00 00:00:00',
+   0, b'0'),
+  (3, 3.4028234e38, 4.9e-324, 0, 2.2250738585072014e-308, '-838:59:59', '1000-01-01', 2155,
+   b'1111111111'),
+  (4, 1e-45, -2.5e-300, 3.3, -0.001, '00:00:00', '9999-12-31 23:59:59.99', NULL, NULL);
+)SQL");
+    auto conn = mytest::connect(db);
+    const std::vector<std::string> reals = {"id", "f", "d", "f74", "d103", "t3", "dt2", "y", "b10"};
+    const std::vector<std::string> keys = {"1", "2", "3", "4"};
+    std::vector<testing::Fetch> fetches = {
+        {{"", "tdg_my_types_many"}, kColumns, "id", keys},
+        {{"", "tdg_my_types_reals"}, reals, "id", keys},
+    };
+    testing::ManyCollector collected(fetches.size());
+    testing::fetchMany(*conn, fetches, collected);
+
+    auto expected = expectedRows();
+    testing::Rows matrix;
+    for (const auto& [id, row] : expected) matrix.push_back(row);
+    std::sort(matrix.begin(), matrix.end());
+    CHECK(collected.sorted(0) == matrix);
+
+    testing::Collector one;
+    conn->fetchRows({"", "tdg_my_types_reals"}, reals, "id", keys, one.callback());
+    std::sort(one.rows.begin(), one.rows.end());
+    REQUIRE(one.rows.size() == 4);
+    testing::Rows many = collected.sorted(1);
+    REQUIRE(many.size() == 4);
+    for (size_t r = 0; r < 4; ++r) {
+        for (size_t c = 0; c < reals.size(); ++c) {
+            INFO("row " << one.rows[r][0] << ", column " << reals[c]);
+            CHECK(many[r][c] == one.rows[r][c]);
+        }
+    }
+    // The binary protocol's own values, so that the comparison above compares something.
+    CHECK(one.rows[0][1] == "DECIMAL:1.2345678");
+    CHECK(one.rows[0][2] == "DECIMAL:0.3333333333333333");
+    CHECK(one.rows[1][4] == "DECIMAL:123456.789");
 }
 
 TEST_CASE("mysql types: describe_table reports kinds that match the cells") {
