@@ -10,10 +10,12 @@
 #   client  the fastest form the client has: psql `COPY (SELECT … WHERE id = ANY ('{…}')) TO
 #           STDOUT` (text rows, no per-row protocol messages), `mariadb --quick` text queries;
 #           the plain page read (the journal's columns, no casts, no horizon mark) and one fetch
-#           per table and page with all its keys. This is *the limit*.
+#           per table and page with all its keys, on MariaDB all of a page's fetches in one
+#           multi-statement query. This is *the limit*.
 #   tap     the statements the tap sends (plugins/*/diffgen.cpp) with their parameters written
 #           in, the fetches as the drivers batch them: PostgreSQL one `= ANY (array)` per table
-#           and page, MariaDB `IN (...)` lists of at most 4096 keys; sent by the same clients.
+#           and page, MariaDB `IN (...)` lists of at most 4096 keys, a page's lists in one
+#           multi-statement query; sent by the same clients.
 readonly LIMIT_INT64_MAX=9223372036854775807
 
 # limit_page_sizes -> "FIRST NEXT": the tap's first page holds page_size events, and every
@@ -164,22 +166,25 @@ SELECT step, statement FROM (
     SELECT page + 1, 0, 0, 0, REPLACE(REPLACE(@page_sql, '@after@', last_id), '@limit@', $next)
       FROM pages WHERE page = (SELECT MAX(page) FROM pages) AND events = size
     UNION ALL
-    SELECT page, 1, tbl, chunk,
-           CONCAT('SELECT $(join_by ', ' "${WORKLOAD_COLUMNS[@]}") FROM \`', ELT(tbl, $names),
-                  '\` WHERE \`id\` IN (', id_list, ');')
-      FROM fetches
+    SELECT page, 1, 0, 0,
+           GROUP_CONCAT(CONCAT('SELECT $(join_by ', ' "${WORKLOAD_COLUMNS[@]}") FROM \`',
+                               ELT(tbl, $names), '\` WHERE \`id\` IN (', id_list, ');')
+                        ORDER BY tbl, chunk SEPARATOR ' ')
+      FROM fetches GROUP BY page
 ) AS s ORDER BY page, step, tbl, chunk;
 DROP TABLE ${prefix}_limit_keys;"
 }
 
-# limit_runner DIALECT SCRIPT -> a runner that sends SCRIPT through the client.
+# limit_runner DIALECT SCRIPT -> a runner that sends SCRIPT through the client. For mariadb
+# each line is one query: a page's fetches, one line, go as one multi-statement query.
 limit_runner() {
     local dialect=$1 script=$2 runner=${2%.sql}.sh words=()
     mapfile -t words < <("${dialect}_client_words")
     if [[ $dialect == pg ]]; then
         command_line "${words[@]}" -f "$script" >"$runner"
     else
-        printf '%s< %q\n' "$(command_line "${words[@]}")" "$script" >"$runner"
+        { printf 'DELIMITER //\n' && sed 's|;$|//|' "$script"; } >"${script%.sql}-lines.sql"
+        printf '%s< %q\n' "$(command_line "${words[@]}")" "${script%.sql}-lines.sql" >"$runner"
     fi
     printf '%s' "$runner"
 }
@@ -195,7 +200,7 @@ limit_measure() {
     awk -F'\t' '$1 == 0' "$base.tsv" | cut -f2- >"$base-pages.sql"
     awk -F'\t' '$1 == 1' "$base.tsv" | cut -f2- >"$base-fetches.sql"
     "${dialect}_limit_statements" tap "$prefix" "$tables" | cut -f2- >"$base-tap.sql"
-    log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetches" \
+    log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetch queries" \
         "($(($(wc -l <"$base-tap.sql") - $(wc -l <"$base-pages.sql"))) in the tap's form)"
     # The split only says which half costs what: one run each.
     for part in all pages fetches tap; do
