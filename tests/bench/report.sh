@@ -96,7 +96,8 @@ report_print() {
     printf '(`COPY (SELECT row_to_json(t) …)` with psql, `SELECT JSON_OBJECT(…)` with `mariadb --quick`).\n'
     printf '*limit*: the same page reads and key fetches in the fastest form of the database'"'"'s '
     printf 'own client: `COPY (SELECT … WHERE id = ANY ('"'"'{…}'"'"')) TO STDOUT` via psql, '
-    printf '`mariadb --quick` text queries (the plain page read, one fetch per table and page, a page'"'"'s fetches as one multi-statement query), '
+    printf '`mariadb --quick` text queries (the plain page read, one fetch per table and page, '
+    printf 'a page'"'"'s fetches as one multi-statement query), '
     printf 'rows to /dev/null. *limit, tap'"'"'s statements*: the statements the tap sends, as '
     printf 'the drivers batch them, sent by the same clients (the limit of earlier runs).\n\n'
 
