@@ -6,7 +6,8 @@
 # Builds the tap (Release, in build-bench/), starts the throwaway test servers (or reuses the
 # running ones), builds the workloads N × T, N/10 × T, N × 16 and N × 64 in each database and
 # one of 500 empty tables with one event, measures (also at 1 ms more round-trip time, through
-# a delaying proxy), and prints Markdown tables on stdout. Progress goes to stderr.
+# a delaying proxy), runs the tap over the three N-event workloads taking turns for the cost per
+# event against the number of tables, and prints Markdown tables on stdout. Progress goes to stderr.
 # shellcheck source-path=SCRIPTDIR disable=SC2034 # the sourced parts read the settings
 set -euo pipefail
 
@@ -22,7 +23,9 @@ usage: bash tests/bench/run.sh [options]
   --widest-tables X   tables of the second width run, same N (default 64)
   --dialect D         postgres, mysql or all (default all)
   --repeat K          runs per measurement, the best is kept (default 3)
-  --quick             --events 100000 --repeat 1: a few minutes
+  --width-rounds K    rounds of the tap over N × T, N × W and N × X taking turns (default 15;
+                      0: none)
+  --quick             --events 100000 --repeat 1 --width-rounds 3: a few minutes
   --rtt-ms MS         round-trip time the proxy adds for the latency profile (default 1; 0: none)
   --startup-tables S  configured tables of the start-up run (default 500; 0: none)
   --seed S            workload seed (default 1)
@@ -45,7 +48,7 @@ usage: bash tests/bench/run.sh [options]
 EOF
 }
 
-EVENTS=1000000 TABLES=4 WIDE_TABLES=16 WIDEST_TABLES=64 DIALECT=all REPEAT=3 SEED=1 PROFILE=0 PROFILE_ONLY=0
+EVENTS=1000000 TABLES=4 WIDE_TABLES=16 WIDEST_TABLES=64 DIALECT=all REPEAT=3 WIDTH_ROUNDS=15 SEED=1 PROFILE=0 PROFILE_ONLY=0
 RTT_MS=1 STARTUP_MAX_TABLES=500 PROFILER=auto MY_BUFFER_POOL_MIB=1024 PG_SHARED_BUFFERS_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
 while (($#)); do
     case $1 in
@@ -55,7 +58,8 @@ while (($#)); do
         --widest-tables) WIDEST_TABLES=$2 && shift ;;
         --dialect) DIALECT=$2 && shift ;;
         --repeat) REPEAT=$2 && shift ;;
-        --quick) EVENTS=100000 REPEAT=1 ;;
+        --width-rounds) WIDTH_ROUNDS=$2 && shift ;;
+        --quick) EVENTS=100000 REPEAT=1 WIDTH_ROUNDS=3 ;;
         --rtt-ms) RTT_MS=$2 && shift ;;
         --startup-tables) STARTUP_MAX_TABLES=$2 && shift ;;
         --seed) SEED=$2 && shift ;;
@@ -75,7 +79,7 @@ while (($#)); do
     esac
     shift
 done
-[[ $MY_BUFFER_POOL_MIB =~ ^[0-9]+$ && $PG_SHARED_BUFFERS_MIB =~ ^[0-9]+$ && $RTT_MS =~ ^[0-9]+$ && $STARTUP_MAX_TABLES =~ ^[0-9]+$ ]] || {
+[[ $MY_BUFFER_POOL_MIB =~ ^[0-9]+$ && $PG_SHARED_BUFFERS_MIB =~ ^[0-9]+$ && $RTT_MS =~ ^[0-9]+$ && $WIDTH_ROUNDS =~ ^[0-9]+$ && $STARTUP_MAX_TABLES =~ ^[0-9]+$ ]] || {
     usage >&2
     exit 2
 }
@@ -115,6 +119,8 @@ source "$BENCH/limit.sh"
 source "$BENCH/tunnel.sh"
 # shellcheck source=rtt.sh
 source "$BENCH/rtt.sh"
+# shellcheck source=width.sh
+source "$BENCH/width.sh"
 # shellcheck source=startup.sh
 source "$BENCH/startup.sh"
 # shellcheck source=profile.sh
@@ -281,9 +287,11 @@ main() {
                 # shellcheck disable=SC2086 # two words on purpose
                 measure_workload "$dialect" $config
             done
+            if ((WIDTH_ROUNDS)); then width_measure "$dialect"; fi
             if ((STARTUP_MAX_TABLES)); then startup_measure "$dialect"; fi
         done
         report_print "${DIALECTS[@]}"
+        if ((WIDTH_ROUNDS)); then width_report "${DIALECTS[@]}"; fi
         if ((STARTUP_MAX_TABLES)); then startup_report "${DIALECTS[@]}"; fi
         if ((RTT_MS)); then rtt_report "${DIALECTS[@]}"; fi
         if ((TUNNEL)); then tunnel_report "${DIALECTS[@]}"; fi

@@ -1,0 +1,95 @@
+# shellcheck shell=bash disable=SC2016,SC2153 # Markdown backticks; settings come from run.sh
+# Cost per event against the number of tables, the same N events over T, W and X tables. Each
+# workload's best of $REPEAT is taken minutes after the other's, and on a shared machine that
+# alone moves a ratio between them by more than the difference being measured. So the tap also
+# runs on the three workloads taking turns: one run of each per round, $WIDTH_ROUNDS rounds, the
+# order rotating every round so that none always follows the same one, and one round first to
+# warm up, left out. Each round's W- and X-table runs are divided by its T-table run; the report
+# gives the median of those ratios with their range, and the ratio of the best runs.
+
+# width_tables -> the three table counts, in round order.
+width_tables() { printf '%s\n' "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES"; }
+
+# width_run DIALECT T LABEL: one run of the tap over N × T; sets M_WALL.
+width_run() {
+    local dialect=$1 tables=$2 prefix
+    prefix=$(workload_prefix "$EVENTS" "$tables")
+    measure "$dialect" "$3" "$TAP" --config "$(tap_config "$dialect" "$prefix" "$tables")"
+}
+
+# width_measure DIALECT: the rounds; stores key:width_walls (one line per round, T W X walls)
+# under DIALECT:width.
+width_measure() {
+    local dialect=$1 round i tables=() walls=() line
+    mapfile -t tables < <(width_tables)
+    "${dialect}_quiesce"
+    log "$dialect: cost per event against tables, ${tables[*]} tables taking turns, $WIDTH_ROUNDS rounds"
+    local rows=""
+    for ((round = 0; round <= WIDTH_ROUNDS; round++)); do
+        walls=()
+        for ((i = 0; i < 3; i++)); do
+            local slot=$(((i + round) % 3))
+            width_run "$dialect" "${tables[slot]}" "width-$dialect-${tables[slot]}"
+            walls[slot]=$M_WALL
+        done
+        line="${walls[0]} ${walls[1]} ${walls[2]}"
+        local shown
+        shown=$(awk '{ printf "%.2f s, %.2f s, %.2f s", $1, $2, $3 }' <<<"$line")
+        if ((round == 0)); then
+            log "  warm-up round (left out): $shown"
+        else
+            log "  round $round: $shown"
+            rows+="$line"$'\n'
+        fi
+    done
+    put "$dialect:width:walls" "$rows"
+}
+
+# width_walls DIALECT -> the rounds' walls, one line per round (T W X).
+width_walls() { printf '%s' "${RESULT[$1:width:walls]}"; }
+
+# median -> the median of the numbers on stdin, one per line.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# width_stats DIALECT COLUMN -> "median lowest highest best_ratio" of that column's wall divided
+# by the first column's, over the rounds.
+width_stats() {
+    local ratios
+    ratios=$(width_walls "$1" | awk -v c="$2" '{ print $c / $1 }' | sort -g)
+    printf '%s %s %s %s\n' "$(fmt %.2f "$(median <<<"$ratios")")" \
+        "$(fmt %.2f "$(head -n 1 <<<"$ratios")")" "$(fmt %.2f "$(tail -n 1 <<<"$ratios")")" \
+        "$(fmt %.2f "$(width_walls "$1" | awk -v c="$2" '
+            NR == 1 || $1 < b1 { b1 = $1 } NR == 1 || $c < bc { bc = $c } END { print bc / b1 }')")"
+}
+
+# width_median_micros DIALECT COLUMN -> the median of that column's wall, in µs per event.
+width_median_micros() {
+    fmt %.2f "$(calc "$(width_walls "$1" | awk -v c="$2" '{ print $c }' | median) / $EVENTS * 1000000")"
+}
+
+# width_cell DIALECT COLUMN -> "median (lowest–highest) | best ÷ best" of that column against T.
+width_cell() {
+    local median low high best
+    read -r median low high best < <(width_stats "$1" "$2")
+    printf '%s | %s (%s–%s) | %s' "$(width_median_micros "$1" "$2")" "$median" "$low" "$high" "$best"
+}
+
+width_report() {
+    local dialect
+    printf '\n| database | µs/event, %s × %s | µs/event, × %s | %s ÷ %s tables | best ÷ best |' \
+        "$(group "$EVENTS")" "$TABLES" "$WIDE_TABLES" "$WIDE_TABLES" "$TABLES"
+    printf ' µs/event, × %s | %s ÷ %s tables | best ÷ best |\n' \
+        "$WIDEST_TABLES" "$WIDEST_TABLES" "$TABLES"
+    printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+    for dialect in "$@"; do
+        printf '| %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
+            "$(width_median_micros "$dialect" 1)" "$(width_cell "$dialect" 2)" "$(width_cell "$dialect" 3)"
+    done
+    printf '\n*Taking turns*: %s rounds of one run over each of %s, %s and %s tables, the order ' \
+        "$WIDTH_ROUNDS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES"
+    printf 'rotating, after one round left out; µs/event is the median run, the ratio the median '
+    printf '(lowest–highest) of each round'"'"'s run divided by its %s-table run, *best ÷ best* ' "$TABLES"
+    printf 'the fastest runs'"'"' ratio.\n'
+}
