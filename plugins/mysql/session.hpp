@@ -64,7 +64,8 @@ private:
     void connect();
     void requireTls();
     void configure();
-    void run(const char* sql);
+    /// Runs `sql`, statements without results separated by ';', in one round trip.
+    void runAll(const char* sql);
     /// Closes the least recently used statement not in use; false when every one is.
     bool evictIdleStatement();
 
