@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "params.hpp"
-#include "sql_text.hpp"
-#include "statement.hpp"
+#include "key_values.hpp"
+#include "text_query.hpp"
+#include "text_row.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::mysql {
@@ -17,28 +17,46 @@ struct DescribedColumn {
 
 namespace {
 
-// The tables of one schema, at most this many a statement: their columns with TABLE_NAME, and
+// The tables of one schema, at most this many a query: their columns with TABLE_NAME, and
 // (MariaDB only: MySQL's CHECK_CONSTRAINTS has no TABLE_NAME, and MySQL has a real JSON type)
 // the check clauses that mark a LONGTEXT column as JSON.
 constexpr size_t kTablesPerStatement = 1000;
 
-std::string placeholders(size_t count) {
-    std::string list;
-    for (size_t i = 0; i < count; ++i) list += i == 0 ? "?" : ", ?";
-    return list;
+// "'schema' AND TABLE_NAME IN ('a', 'b')": the names as escaped literals. The catalog is read
+// with text queries, both of them in one: as prepared statements they were a prepare and an
+// execute each, four round trips where one does.
+std::string schemaAndNames(MYSQL* connection, const std::string& schema,
+                           const std::vector<std::string>& names) {
+    std::string sql;
+    appendTextLiteral(sql, connection, schema, "the schema name '" + schema + "'");
+    sql += " AND TABLE_NAME IN (";
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) sql += ", ";
+        appendTextLiteral(sql, connection, names[i], "the table name '" + names[i] + "'");
+    }
+    return sql + ")";
 }
 
-std::string manyColumnsSql(size_t tables) {
-    return "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, "
-           "NUMERIC_SCALE, IS_NULLABLE, COLUMN_KEY, TABLE_NAME FROM information_schema.COLUMNS "
-           "WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (" +
-           placeholders(tables) + ") ORDER BY TABLE_NAME, ORDINAL_POSITION";
+std::string catalogSql(MYSQL* connection, bool withChecks, const std::string& schema,
+                       const std::vector<std::string>& names) {
+    const std::string filter = schemaAndNames(connection, schema, names);
+    std::string sql =
+        "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, "
+        "NUMERIC_SCALE, IS_NULLABLE, COLUMN_KEY, TABLE_NAME FROM information_schema.COLUMNS "
+        "WHERE TABLE_SCHEMA = " +
+        filter + " ORDER BY TABLE_NAME, ORDINAL_POSITION";
+    if (withChecks) {
+        sql += "; SELECT CHECK_CLAUSE, TABLE_NAME FROM information_schema.CHECK_CONSTRAINTS "
+               "WHERE CONSTRAINT_SCHEMA = " +
+               filter;
+    }
+    return sql;
 }
 
-std::string manyChecksSql(size_t tables) {
-    return "SELECT CHECK_CLAUSE, TABLE_NAME FROM information_schema.CHECK_CONSTRAINTS "
-           "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME IN (" +
-           placeholders(tables) + ")";
+std::string bytesOf(const TextRow& row, size_t column) {
+    std::string out;
+    if (!row.isNull(column)) row.appendBytes(column, out);
+    return out;
 }
 
 std::string lowerWithoutSpaces(std::string_view text) {
@@ -85,18 +103,18 @@ bool isTextFamily(const std::string& dataType) {
            dataType == "tinytext";
 }
 
-DescribedColumn describedFromRow(ResultRow& row) {
+DescribedColumn describedFromRow(const TextRow& row) {
     DescribedColumn column;
-    column.info.name = row.bytes(0);
-    column.info.ordinal = static_cast<int>(row.asInt64(1));
-    column.type.dataType = lower(row.bytes(2));
-    column.info.sqlType = row.bytes(3);
+    column.info.name = bytesOf(row, 0);
+    column.info.ordinal = static_cast<int>(row.int64(1));
+    column.type.dataType = lower(bytesOf(row, 2));
+    column.info.sqlType = bytesOf(row, 3);
     column.type.columnType = lower(column.info.sqlType);
-    column.info.precision = row.isNull(4) ? -1 : static_cast<int>(row.asInt64(4));
-    column.info.scale = row.isNull(5) ? -1 : static_cast<int>(row.asInt64(5));
+    column.info.precision = row.isNull(4) ? -1 : static_cast<int>(row.int64(4));
+    column.info.scale = row.isNull(5) ? -1 : static_cast<int>(row.int64(5));
     column.type.scale = column.info.scale;
-    column.info.nullable = row.bytes(6) == "YES";
-    column.info.primaryKey = row.bytes(7) == "PRI";
+    column.info.nullable = bytesOf(row, 6) == "YES";
+    column.info.primaryKey = bytesOf(row, 7) == "PRI";
     return column;
 }
 
@@ -140,22 +158,24 @@ Rows takeRowsOf(std::map<std::string, Rows>& byName, const std::string& requeste
 void Catalog::readMany(const std::string& schema, const std::vector<std::string>& names,
                        std::map<Key, std::vector<DescribedColumn>>& columns,
                        std::map<Key, std::set<std::string>>& json) {
-    Params params;
-    params.addText(schema);
-    for (const auto& name : names) params.addText(name);
+    const bool withChecks = session_.isMariadb();
+    const std::string context = "reading the columns of " + std::to_string(names.size()) +
+                                " table(s) of schema '" + schema + "'";
+    MultiStatementQuery query(session_, catalogSql(session_.handle(), withChecks, schema, names),
+                              context);
     std::map<std::string, std::vector<DescribedColumn>> columnsByName;
     {
-        Cursor cursor(session_.prepared(manyColumnsSql(names.size())), params);
-        while (cursor.next()) {
-            columnsByName[cursor.row().bytes(8)].push_back(describedFromRow(cursor.row()));
+        TextRow row(query.nextResult(context));
+        while (query.nextRow(row, context)) {
+            columnsByName[bytesOf(row, 8)].push_back(describedFromRow(row));
         }
     }
     std::map<std::string, std::set<std::string>> jsonByName;
-    if (session_.isMariadb()) {
-        Cursor checks(session_.prepared(manyChecksSql(names.size())), params);
-        while (checks.next()) {
-            std::string target = jsonValidTarget(checks.row().bytes(0));
-            if (!target.empty()) jsonByName[checks.row().bytes(1)].insert(target);
+    if (withChecks) {
+        TextRow row(query.nextResult(context));
+        while (query.nextRow(row, context)) {
+            std::string target = jsonValidTarget(bytesOf(row, 0));
+            if (!target.empty()) jsonByName[bytesOf(row, 1)].insert(target);
         }
     }
     for (const auto& name : names) {

@@ -53,15 +53,20 @@ void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
         sql.append(digits, printed.ptr);
         return;
     }
+    appendTextLiteral(sql, connection, key, "a key of column '" + std::string(columnName) + "'");
+}
+
+void appendTextLiteral(std::string& sql, MYSQL* connection, std::string_view text,
+                       std::string_view what) {
     // mysql_real_escape_string writes at most two bytes per byte, and a terminator.
     size_t start = sql.size();
-    sql.resize(start + 1 + 2 * key.size() + 1);
+    sql.resize(start + 1 + 2 * text.size() + 1);
     sql[start] = '\'';
-    unsigned long written = mysql_real_escape_string(connection, sql.data() + start + 1, key.data(),
-                                                     static_cast<unsigned long>(key.size()));
+    unsigned long written = mysql_real_escape_string(connection, sql.data() + start + 1,
+                                                     text.data(),
+                                                     static_cast<unsigned long>(text.size()));
     if (written == static_cast<unsigned long>(-1)) {
-        throw sdk::DriverError(TDG_INVALID_DATA,
-                               "cannot escape a key of column '" + std::string(columnName) + "'");
+        throw sdk::DriverError(TDG_INVALID_DATA, "cannot escape " + std::string(what));
     }
     sql.resize(start + 1 + written);
     sql.push_back('\'');

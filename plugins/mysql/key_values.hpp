@@ -27,6 +27,11 @@ void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
 void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
                       const FieldInfo& keyField, std::string_view columnName);
 
+/// Appends `text` to a text query as a quoted string literal, escaped by the client library for
+/// the connection's character set. Throws TDG_INVALID_DATA naming `what` when it cannot be.
+void appendTextLiteral(std::string& sql, MYSQL* connection, std::string_view text,
+                       std::string_view what);
+
 /// The key of the last row read, in the column's own type.
 class LastKey {
 public:
