@@ -74,6 +74,13 @@ my_value() {
 
 # calc EXPRESSION -> the awk expression's value; printf-style formats go through fmt.
 calc() { awk "BEGIN { print $1 }"; }
+
+# median [NUMBER...] -> the middle value of the arguments, or of stdin's lines without any (the
+# mean of the two middle ones for an even count).
+median() {
+    if (($#)); then printf '%s\n' "$@"; else cat; fi | sort -g | awk '{ v[NR] = $1 } END {
+        print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 fmt() { awk -v v="$2" "BEGIN { printf \"$1\", v }"; }
 
 # CPU seconds (user + system) the server has used so far. A PostgreSQL backend is a child

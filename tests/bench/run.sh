@@ -25,8 +25,9 @@ usage: bash tests/bench/run.sh [options]
   --repeat K          runs per measurement, the best is kept (default 3)
   --width-rounds K    rounds of the tap over N × T, N × W and N × X taking turns (default 15;
                       0: none)
-  --quick             --events 100000 --repeat 1 --width-rounds 3: a few minutes
+  --quick             --events 100000 --repeat 1 --width-rounds 3 --rtt-rounds 3: a few minutes
   --rtt-ms MS         round-trip time the proxy adds for the latency profile (default 1; 0: none)
+  --rtt-rounds K      rounds of the latency profile's six runs taking turns (default 9)
   --startup-tables S  configured tables of the start-up run (default 500; 0: none)
   --seed S            workload seed (default 1)
   --profile           also profile the tap on the N/10 × T workload of each dialect
@@ -49,7 +50,7 @@ EOF
 }
 
 EVENTS=1000000 TABLES=4 WIDE_TABLES=16 WIDEST_TABLES=64 DIALECT=all REPEAT=3 WIDTH_ROUNDS=15 SEED=1 PROFILE=0 PROFILE_ONLY=0
-RTT_MS=1 STARTUP_MAX_TABLES=500 PROFILER=auto MY_BUFFER_POOL_MIB=1024 PG_SHARED_BUFFERS_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
+RTT_MS=1 RTT_ROUNDS=9 STARTUP_MAX_TABLES=500 PROFILER=auto MY_BUFFER_POOL_MIB=1024 PG_SHARED_BUFFERS_MIB=1024 TUNNEL=0 FRESH=0 PREPARE_ONLY=0 CLEAN=0 TAP="" BUILD_DIR=$ROOT/build-bench
 while (($#)); do
     case $1 in
         --events) EVENTS=$2 && shift ;;
@@ -59,8 +60,9 @@ while (($#)); do
         --dialect) DIALECT=$2 && shift ;;
         --repeat) REPEAT=$2 && shift ;;
         --width-rounds) WIDTH_ROUNDS=$2 && shift ;;
-        --quick) EVENTS=100000 REPEAT=1 WIDTH_ROUNDS=3 ;;
+        --quick) EVENTS=100000 REPEAT=1 WIDTH_ROUNDS=3 RTT_ROUNDS=3 ;;
         --rtt-ms) RTT_MS=$2 && shift ;;
+        --rtt-rounds) RTT_ROUNDS=$2 && shift ;;
         --startup-tables) STARTUP_MAX_TABLES=$2 && shift ;;
         --seed) SEED=$2 && shift ;;
         --profile) PROFILE=1 ;;
@@ -83,7 +85,7 @@ done
     usage >&2
     exit 2
 }
-for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES" "$REPEAT" "$SEED"; do
+for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES" "$REPEAT" "$RTT_ROUNDS" "$SEED"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || {
         printf 'run.sh: expected a positive number, got %s\n' "$value" >&2
         exit 2

@@ -44,12 +44,6 @@ tunnel_measure() {
         "pairs' median ratio $(fmt %.2f "${RESULT[$dialect:$prefix:tunnel_pair_ratio]}")"
 }
 
-# median NUMBER... -> the middle value (the mean of the two middle ones for an even count).
-median() {
-    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # tunnel_row DIALECT N T: records/s direct and through the tunnel, from the same run.
 tunnel_row() {
     local dialect=$1 n=$2 tables=$3 key records direct tunnel

@@ -48,11 +48,6 @@ width_measure() {
 # width_walls DIALECT -> the rounds' walls, one line per round (T W X).
 width_walls() { printf '%s' "${RESULT[$1:width:walls]}"; }
 
-# median -> the median of the numbers on stdin, one per line.
-median() {
-    sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # width_stats DIALECT COLUMN -> "median lowest highest best_ratio" of that column's wall divided
 # by the first column's, over the rounds.
 width_stats() {
