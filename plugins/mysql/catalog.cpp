@@ -234,26 +234,42 @@ std::vector<sdk::ColumnInfo> Catalog::remember(const Key& key,
     return columns;
 }
 
-CellWriter::JsonTest Catalog::jsonColumns(const sdk::TableName& table,
-                                          const std::vector<FieldInfo>& fields) {
-    if (!session_.isMariadb()) return {};
-    // Only text carried in BLOB-typed fields can be a MariaDB JSON column.
+// Only text carried in BLOB-typed fields can be a MariaDB JSON column; a column the cache has
+// not seen means the table was altered since it was read.
+bool Catalog::mustRead(const Key& key, const std::vector<FieldInfo>& fields) const {
+    if (!session_.isMariadb()) return false;
     bool candidates = std::any_of(fields.begin(), fields.end(), [](const FieldInfo& field) {
         return !field.isBinary() &&
                (field.type == MYSQL_TYPE_BLOB || field.type == MYSQL_TYPE_LONG_BLOB ||
                 field.type == MYSQL_TYPE_MEDIUM_BLOB || field.type == MYSQL_TYPE_TINY_BLOB);
     });
-    if (!candidates) return {};
-    Key key = keyOf(table);
+    if (!candidates) return false;
     auto found = known_.find(key);
-    bool stale = found == known_.end() ||
-                 std::any_of(fields.begin(), fields.end(), [&](const FieldInfo& field) {
-                     return found->second.columns.count(lower(field.name)) == 0;
-                 });
-    if (stale) {
-        describe(table);
-        found = known_.find(key);
+    return found == known_.end() ||
+           std::any_of(fields.begin(), fields.end(), [&](const FieldInfo& field) {
+               return found->second.columns.count(lower(field.name)) == 0;
+           });
+}
+
+void Catalog::learnJsonColumns(const std::vector<ResultColumns>& results) {
+    std::vector<sdk::TableName> unread;
+    std::set<Key> listed;
+    for (const ResultColumns& result : results) {
+        const Key key = keyOf(result.table);
+        if (mustRead(key, result.fields) && listed.insert(key).second) {
+            unread.push_back(result.table);
+        }
     }
+    if (!unread.empty()) describeMany(unread);
+}
+
+CellWriter::JsonTest Catalog::jsonColumns(const sdk::TableName& table,
+                                          const std::vector<FieldInfo>& fields) {
+    if (!session_.isMariadb()) return {};
+    const Key key = keyOf(table);
+    if (mustRead(key, fields)) describe(table);
+    auto found = known_.find(key);
+    if (found == known_.end()) return {};
     std::set<std::string> json = found->second.json;
     return [json = std::move(json)](const std::string& column) {
         return json.count(lower(column)) > 0;

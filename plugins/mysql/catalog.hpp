@@ -35,6 +35,15 @@ public:
     CellWriter::JsonTest jsonColumns(const sdk::TableName& table,
                                      const std::vector<FieldInfo>& fields);
 
+    /// A table and the columns of a result read from it.
+    struct ResultColumns {
+        const sdk::TableName& table;
+        const std::vector<FieldInfo>& fields;
+    };
+    /// Reads, with describeMany, every table of `results` that jsonColumns would read first,
+    /// so that many such tables cost one query.
+    void learnJsonColumns(const std::vector<ResultColumns>& results);
+
 private:
     struct Known {
         std::set<std::string> columns;
@@ -43,6 +52,8 @@ private:
     using Key = std::pair<std::string, std::string>;
 
     Key keyOf(const sdk::TableName& table) const;
+    /// Whether jsonColumns must read the table before it can answer for `fields`.
+    bool mustRead(const Key& key, const std::vector<FieldInfo>& fields) const;
     /// keyOf, or notFound when the name has no database and the session has none either.
     Key checkedKeyOf(const sdk::TableName& table) const;
     void readMany(const std::string& schema, const std::vector<std::string>& names,

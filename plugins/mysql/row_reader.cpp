@@ -191,17 +191,22 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
 
 // The statements of one request: the keys as literals, at most kMaxKeysPerStatement of them and
 // kMaxTextQueryBytes of text per statement, the longest run of integers as a range (as fetch).
-RowReader::TextFetch RowReader::planTextFetch(const sdk::FetchRequest& request, size_t index) {
+std::vector<FieldInfo> RowReader::decodingFieldsOf(const sdk::FetchRequest& request) {
+    return session_
+        .prepared("SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table) +
+                  " WHERE " + keyListSql(quotedNames(request.keyColumns), 1))
+        .fields();
+}
+
+RowReader::TextFetch RowReader::planTextFetch(const sdk::FetchRequest& request, size_t index,
+                                              std::vector<FieldInfo> columns) {
     const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
     const size_t width = keyIndices.size();
     const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
     const std::string from = " FROM " + quoteTable(request.table) + " WHERE ";
     TextFetch fetch;
     fetch.request = index;
-    fetch.columns =
-        session_
-            .prepared("SELECT " + columnList(request.columns) + from + keyListSql(keyColumns, 1))
-            .fields();
+    fetch.columns = std::move(columns);
     fetch.json = catalog_.jsonColumns(request.table, fetch.columns);
 
     const std::vector<std::string_view> keys = distinctKeys(request.keys, width);
@@ -269,6 +274,16 @@ void RowReader::runTextFetches(const std::vector<TextFetch>& fetches, const std:
 // without keys takes its turn with nothing to read.
 void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
                           const std::vector<sdk::RowBatchBuilder*>& rows) {
+    // Every request's columns first, so that the catalog of all the tables a session has not
+    // read yet (a session taking its first share of a page) is one query, not one per table.
+    std::vector<std::vector<FieldInfo>> decoding(requests.size());
+    std::vector<Catalog::ResultColumns> results;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (requests[i].keys.empty()) continue;
+        decoding[i] = decodingFieldsOf(requests[i]);
+        results.push_back({requests[i].table, decoding[i]});
+    }
+    catalog_.learnJsonColumns(results);
     std::vector<TextFetch> pending;
     std::string sql;
     auto run = [&] {
@@ -284,7 +299,7 @@ void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
             pending.push_back(std::move(nothing));
             continue;
         }
-        TextFetch fetch = planTextFetch(requests[i], i);
+        TextFetch fetch = planTextFetch(requests[i], i, std::move(decoding[i]));
         size_t bytes = 0;
         for (const std::string& statement : fetch.statements) bytes += statement.size() + 1;
         if (!sql.empty() && sql.size() + bytes > kMaxTextQueryBytes) run();

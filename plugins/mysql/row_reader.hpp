@@ -30,7 +30,11 @@ public:
 
 private:
     struct TextFetch;
-    TextFetch planTextFetch(const sdk::FetchRequest& request, size_t index);
+    /// The columns of the request's SELECT as its prepared statement describes them, which say
+    /// how to read the text of a text query's rows.
+    std::vector<FieldInfo> decodingFieldsOf(const sdk::FetchRequest& request);
+    TextFetch planTextFetch(const sdk::FetchRequest& request, size_t index,
+                            std::vector<FieldInfo> columns);
     void runTextFetches(const std::vector<TextFetch>& fetches, const std::string& sql,
                         const std::vector<sdk::FetchRequest>& requests,
                         const std::vector<sdk::RowBatchBuilder*>& rows);
