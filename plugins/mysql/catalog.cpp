@@ -4,9 +4,9 @@
 #include <cctype>
 
 #include "key_values.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
 #include "text_query.hpp"
 #include "text_row.hpp"
-#include "tap-diffgen/sdk/errors.hpp"
 
 namespace tapdiffgen::mysql {
 
@@ -46,9 +46,10 @@ std::string catalogSql(MYSQL* connection, bool withChecks, const std::string& sc
         "WHERE TABLE_SCHEMA = " +
         filter + " ORDER BY TABLE_NAME, ORDINAL_POSITION";
     if (withChecks) {
-        sql += "; SELECT CHECK_CLAUSE, TABLE_NAME FROM information_schema.CHECK_CONSTRAINTS "
-               "WHERE CONSTRAINT_SCHEMA = " +
-               filter;
+        sql +=
+            "; SELECT CHECK_CLAUSE, TABLE_NAME FROM information_schema.CHECK_CONSTRAINTS "
+            "WHERE CONSTRAINT_SCHEMA = " +
+            filter;
     }
     return sql;
 }

@@ -62,9 +62,8 @@ void appendTextLiteral(std::string& sql, MYSQL* connection, std::string_view tex
     size_t start = sql.size();
     sql.resize(start + 1 + 2 * text.size() + 1);
     sql[start] = '\'';
-    unsigned long written = mysql_real_escape_string(connection, sql.data() + start + 1,
-                                                     text.data(),
-                                                     static_cast<unsigned long>(text.size()));
+    unsigned long written = mysql_real_escape_string(
+        connection, sql.data() + start + 1, text.data(), static_cast<unsigned long>(text.size()));
     if (written == static_cast<unsigned long>(-1)) {
         throw sdk::DriverError(TDG_INVALID_DATA, "cannot escape " + std::string(what));
     }
