@@ -51,7 +51,9 @@ TEST_CASE("sqlite: follow polls the file and emits changes committed after the s
     testing::TapProcess process({"--config", configPath});
     REQUIRE(waitFor(process, R"("replication_key_value":1)"));
 
-    Writer writer(db.path());
+    // The tap polls the file with reads that hold a shared lock for a moment: the commit waits
+    // them out, as an application's writer beside a reader must.
+    Writer writer(db.path(), std::chrono::seconds(10));
     writer.exec("INSERT INTO items VALUES (2, 'later'); UPDATE items SET note = 'x' WHERE id = 1");
     CHECK(waitFor(process, R"("replication_key_value":3)"));
     process.signal(SIGTERM);

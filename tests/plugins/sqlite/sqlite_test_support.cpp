@@ -14,12 +14,13 @@ std::shared_ptr<const core::Plugin> plugin() {
     return loaded;
 }
 
-Writer::Writer(const std::string& path) {
+Writer::Writer(const std::string& path, std::chrono::milliseconds busyTimeout) {
     if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
         std::string message = sqlite3_errmsg(db_);
         sqlite3_close(db_);
         throw std::runtime_error("opening " + path + ": " + message);
     }
+    sqlite3_busy_timeout(db_, static_cast<int>(busyTimeout.count()));
 }
 
 Writer::~Writer() { sqlite3_close(db_); }

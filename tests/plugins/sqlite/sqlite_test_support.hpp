@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,7 +22,11 @@ std::shared_ptr<const core::Plugin> plugin();
 /// A writable connection of the test's own, for setup and for holding locks.
 class Writer {
 public:
-    explicit Writer(const std::string& path);
+    /// `busyTimeout` zero: a lock another connection holds fails the statement at once, which
+    /// the lock tests rely on. A writer beside a running tap waits out its reads, as an
+    /// application's writer must.
+    explicit Writer(const std::string& path,
+                    std::chrono::milliseconds busyTimeout = std::chrono::milliseconds(0));
     ~Writer();
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
