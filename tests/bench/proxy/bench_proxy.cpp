@@ -285,7 +285,10 @@ private:
     std::string lastPrepared_;
 };
 
-// The chunks of one direction, each passed on once its hold time is over.
+// The chunks of one direction, each passed on once its hold time is over. The forwarder shares
+// the machine's cores with the client and the server, and whatever CPU it spends is taken from
+// them, which a real line would not do: so a chunk is everything the socket has when the reader
+// wakes (not 64 KiB at most), and the writer sends every chunk that is due in one wake-up.
 class DelayedPipe {
 public:
     DelayedPipe(int from, int to, std::chrono::microseconds delay)
@@ -294,18 +297,18 @@ public:
     // Reads until the sender closes; calls onChunk(data, size) for each chunk as it arrives.
     template <typename OnChunk>
     void run(OnChunk onChunk) {
-        std::thread writer([this] { writeLoop(); });
-        std::vector<char> buffer(64 * 1024);
-        while (true) {
-            const ssize_t n = ::read(from_, buffer.data(), buffer.size());
-            if (n <= 0) break;
-            onChunk(buffer.data(), static_cast<std::size_t>(n));
+        std::thread writer;
+        if (delay_.count() != 0) writer = std::thread([this] { writeLoop(); });
+        std::string buffer;
+        while (readChunk(buffer)) {
+            onChunk(buffer.data(), buffer.size());
             if (delay_.count() == 0) {
-                if (!writeAll(buffer.data(), static_cast<std::size_t>(n))) break;
+                if (!writeAll(buffer.data(), buffer.size())) break;
                 continue;
             }
             std::lock_guard<std::mutex> lock(mutex_);
-            queue_.push_back({Clock::now() + delay_, std::string(buffer.data(), n)});
+            queue_.push_back({Clock::now() + delay_, std::move(buffer)});
+            buffer = std::string();
             ready_.notify_one();
         }
         {
@@ -313,7 +316,7 @@ public:
             ended_ = true;
             ready_.notify_one();
         }
-        writer.join();
+        if (writer.joinable()) writer.join();
         ::shutdown(to_, SHUT_WR);
     }
 
@@ -323,20 +326,57 @@ private:
         std::string bytes;
     };
 
+    static constexpr std::size_t kReadSize = 256 * 1024;
+    static constexpr std::size_t kMaxChunk = 4 * 1024 * 1024;
+
+    // Waits for bytes, then takes what else has arrived without waiting; false at the end.
+    bool readChunk(std::string& chunk) {
+        chunk.resize(kReadSize);
+        ssize_t n = ::read(from_, chunk.data(), kReadSize);
+        if (n <= 0) return false;
+        std::size_t size = static_cast<std::size_t>(n);
+        while (size < kMaxChunk) {
+            chunk.resize(size + kReadSize);
+            n = ::recv(from_, chunk.data() + size, kReadSize, MSG_DONTWAIT);
+            if (n <= 0) break;  // nothing more now; an end or error shows on the next read
+            size += static_cast<std::size_t>(n);
+        }
+        chunk.resize(size);
+        return true;
+    }
+
     void writeLoop() {
+        std::deque<Chunk> due;
         while (true) {
-            Chunk chunk;
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 ready_.wait(lock, [this] { return ended_ || !queue_.empty(); });
                 if (queue_.empty()) return;
-                chunk = std::move(queue_.front());
-                queue_.pop_front();
+                // Chunks are queued in due order: whatever is due by the first one's time goes
+                // in the same wake-up.
+                const Clock::time_point first = queue_.front().due;
+                while (!queue_.empty() && queue_.front().due <= first) {
+                    due.push_back(std::move(queue_.front()));
+                    queue_.pop_front();
+                }
             }
-            std::this_thread::sleep_until(chunk.due);
-            if (!writeAll(chunk.bytes.data(), chunk.bytes.size())) {
-                ::shutdown(from_, SHUT_RD);
-                return;
+            std::this_thread::sleep_until(due.front().due);
+            for (;;) {
+                for (const Chunk& chunk : due) {
+                    if (!writeAll(chunk.bytes.data(), chunk.bytes.size())) {
+                        ::shutdown(from_, SHUT_RD);
+                        return;
+                    }
+                }
+                due.clear();
+                // Chunks that fell due meanwhile go now, without another wait.
+                std::lock_guard<std::mutex> lock(mutex_);
+                const Clock::time_point now = Clock::now();
+                while (!queue_.empty() && queue_.front().due <= now) {
+                    due.push_back(std::move(queue_.front()));
+                    queue_.pop_front();
+                }
+                if (due.empty()) break;
             }
         }
     }
