@@ -1,5 +1,7 @@
 #include "replay/session_worker.hpp"
 
+#include <optional>
+
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
@@ -12,7 +14,7 @@ SessionWorker::~SessionWorker() {
         std::lock_guard<std::mutex> lock(mutex_);
         closing_ = true;
         // Under the lock the worker cannot close the session the job runs on.
-        if (running_ != nullptr) running_->cancel();
+        cancelRunning();
     }
     changed_.notify_all();
     if (thread_.joinable()) thread_.join();
@@ -53,7 +55,13 @@ void SessionWorker::interrupt() {
         changed_.notify_all();
         return;
     }
-    if (running_ != nullptr) running_->cancel();
+    cancelRunning();
+}
+
+void SessionWorker::cancelRunning() {
+    if (running_ == nullptr) return;
+    running_->cancel();
+    cancelled_ = true;
 }
 
 bool SessionWorker::wait() {
@@ -85,9 +93,11 @@ void SessionWorker::runQueued(std::unique_lock<std::mutex>& lock) {
     bool failed = !connected();
     bool succeeded = false;
     std::exception_ptr thrown;
+    std::optional<std::string> failure;
     if (!failed) {
         lock.lock();
         running_ = connection_.get();
+        cancelled_ = false;
         const bool closing = closing_;
         lock.unlock();
         try {
@@ -97,14 +107,21 @@ void SessionWorker::runQueued(std::unique_lock<std::mutex>& lock) {
             }
         } catch (const DialectError& error) {
             failed = true;
-            // Cancelled: the replay is closing this worker, and nothing went wrong.
-            if (error.status() != TDG_CANCELLED) warnFailed(error.what());
+            failure = error.what();
         } catch (...) {
             thrown = std::current_exception();
         }
     }
     lock.lock();
     running_ = nullptr;
+    // Cancelled by this worker: the replay is closing it or unwinding, and nothing went wrong
+    // here. A cancellation nobody here asked for (a server's KILL interrupts the query before
+    // it ends the connection) is a failure like any other.
+    if (failure && !cancelled_) {
+        lock.unlock();
+        warnFailed(*failure);
+        lock.lock();
+    }
     if (failed) {
         failed_ = true;
         lock.unlock();

@@ -3,7 +3,7 @@
 // the parallel re-pulls have in common.
 //
 // The session opens on the first job, in the thread. A job that fails with a DialectError has
-// failed the session: it is warned about once (unless it was cancelled by closing), the session
+// failed the session: it is warned about once (unless this worker cancelled it), the session
 // is closed, and every later job is refused, so the caller does the work on its own session,
 // which reports a real problem. Any other exception belongs to the caller and is rethrown by
 // wait().
@@ -52,6 +52,9 @@ private:
     void work();
     void runQueued(std::unique_lock<std::mutex>& lock);
     bool connected();
+    /// Cancels the job in flight, if any, and remembers that this worker asked: the failure it
+    /// causes is no news. Called with the lock held.
+    void cancelRunning();
     void warnFailed(const std::string& why) const;
 
     Connect connect_;
@@ -67,6 +70,7 @@ private:
     bool closing_ = false;
     std::unique_ptr<DialectConnection> connection_;  // used by the worker thread only
     DialectConnection* running_ = nullptr;           // the session a job is running on
+    bool cancelled_ = false;                         // this worker cancelled the running job
     std::thread thread_;
 };
 
