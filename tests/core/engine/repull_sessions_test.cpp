@@ -204,6 +204,22 @@ TEST_CASE("a share whose session fails is re-pulled on the run's own session, no
                                   "itself") != std::string::npos);
 }
 
+TEST_CASE(
+    "a share the server interrupts (CANCELLED that the tap never asked for) is warned about") {
+    // A server's KILL interrupts the query before it ends the connection, and the driver
+    // reports an interrupted query as CANCELLED: only a cancel the worker sent is no news.
+    TapRun interrupted =
+        runWith(backlog(R"(,"interrupt_fetches_on_connection":2)"), R"(,"read_ahead":false)");
+    TapRun one = runWith(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
+    CHECK(interrupted.recordsAndStates() == one.recordsAndStates());
+    const std::string warning =
+        "re-pulling rows on another session failed (query execution was interrupted); this "
+        "session re-pulls every row itself";
+    CHECK(interrupted.stderrText.find(warning) != std::string::npos);
+    CHECK(interrupted.stderrText.find(warning) == interrupted.stderrText.rfind(warning));
+    CHECK(interrupted.stderrText.find(sharesLine("0", "1")) != std::string::npos);
+}
+
 TEST_CASE("losing the server while shares run reconnects and resumes from the last STATE") {
     // The fourth re-pull of the process: one of the second page's, both sessions at work.
     TapRun lost = runWith(backlog(R"(,"lose_connection_at_fetch":4)"),

@@ -19,6 +19,8 @@
 //   "refuse_connection": N        (the Nth connection of the process is refused: too many)
 //   "fail_fetches_on_connection": N (every re-pull of the Nth connection fails with a
 //                                  retryable IO error; the other connections work)
+//   "interrupt_fetches_on_connection": N (every re-pull of the Nth connection fails as
+//                                  CANCELLED, as a server reports a query its KILL interrupted)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
@@ -129,6 +131,8 @@ public:
         }
         fetchesFail_ = root->has("fail_fetches_on_connection") &&
                        root->getValue<int>("fail_fetches_on_connection") == number;
+        fetchesInterrupted_ = root->has("interrupt_fetches_on_connection") &&
+                              root->getValue<int>("interrupt_fetches_on_connection") == number;
         horizonSupported_ =
             !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
     }
@@ -215,6 +219,9 @@ public:
                 throw DriverError(TDG_IO, "server closed the connection unexpectedly", "08006",
                                   true);
             }
+            if (fetchesInterrupted_) {
+                throw DriverError(TDG_CANCELLED, "query execution was interrupted", "70100");
+            }
             // Counted per database file across connections, like the page losses.
             if (loseAtFetch_ > 0 && count(Tally::Fetches, path_) == loseAtFetch_) {
                 ++database_->restarts;
@@ -269,7 +276,8 @@ private:
     int pageDelay_ = 0;
     int loseAtPage_ = 0;
     int loseAtFetch_ = 0;
-    bool fetchesFail_ = false;  // this connection is broken for re-pulls
+    bool fetchesFail_ = false;         // this connection is broken for re-pulls
+    bool fetchesInterrupted_ = false;  // a KILL interrupts every re-pull of this connection
     std::string path_;
 
     // The database the open connections to `path` share, or a new one from the file.
