@@ -345,6 +345,15 @@ private:
         return true;
     }
 
+    // Moves the queued chunks due by `time` to `due`; chunks are queued in due order. Called
+    // with the mutex held.
+    void takeDueBy(Clock::time_point time, std::deque<Chunk>& due) {
+        while (!queue_.empty() && queue_.front().due <= time) {
+            due.push_back(std::move(queue_.front()));
+            queue_.pop_front();
+        }
+    }
+
     void writeLoop() {
         std::deque<Chunk> due;
         while (true) {
@@ -352,13 +361,7 @@ private:
                 std::unique_lock<std::mutex> lock(mutex_);
                 ready_.wait(lock, [this] { return ended_ || !queue_.empty(); });
                 if (queue_.empty()) return;
-                // Chunks are queued in due order: whatever is due by the first one's time goes
-                // in the same wake-up.
-                const Clock::time_point first = queue_.front().due;
-                while (!queue_.empty() && queue_.front().due <= first) {
-                    due.push_back(std::move(queue_.front()));
-                    queue_.pop_front();
-                }
+                takeDueBy(queue_.front().due, due);
             }
             std::this_thread::sleep_until(due.front().due);
             for (;;) {
@@ -371,11 +374,7 @@ private:
                 due.clear();
                 // Chunks that fell due meanwhile go now, without another wait.
                 std::lock_guard<std::mutex> lock(mutex_);
-                const Clock::time_point now = Clock::now();
-                while (!queue_.empty() && queue_.front().due <= now) {
-                    due.push_back(std::move(queue_.front()));
-                    queue_.pop_front();
-                }
+                takeDueBy(Clock::now(), due);
                 if (due.empty()) break;
             }
         }
