@@ -52,8 +52,9 @@ my_page_sql() {
     local diffgen="\`$1_diffgen\`"
     tr -s ' \n' ' ' <<SQL
 SELECT \`id\`, \`tablename\`, CAST(\`table_id\` AS CHAR) AS table_id, \`op\`, \`ts_created\`,
-       NULL, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)
-  FROM $diffgen
+       NULL, \`clock\`.\`micros\`
+  FROM $diffgen AS \`log\`
+       CROSS JOIN (SELECT CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) AS \`micros\`) AS \`clock\`
  WHERE \`id\` > @after@ AND \`id\` <= $LIMIT_INT64_MAX
    AND CAST(CONVERT(\`tablename\` USING utf8mb4) AS BINARY) IN ($2)
  ORDER BY \`id\` LIMIT @limit@
