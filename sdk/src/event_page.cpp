@@ -18,6 +18,14 @@ void EventPage::add(int64_t id, char op, std::string_view tableName,
                         tsCreated.empty() ? kNone : appendText(tsCreated)});
 }
 
+void EventPage::reserve(size_t events) {
+    // Table name, key and timestamp with their terminators take about this much text.
+    constexpr size_t kTextPerEvent = 64;
+    events_.reserve(events);
+    offsets_.reserve(events);
+    text_.reserve(events * kTextPerEvent);
+}
+
 bool EventPage::fillsRangeAfter(int64_t afterId) const {
     if (events_.empty() || highestId_ <= afterId) return false;
     // Ids are unique and above afterId, so as many events as ids in the range means all of them.

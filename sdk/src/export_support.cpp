@@ -1,4 +1,5 @@
 // Conversions used by the trampolines in export.hpp, compiled once into the SDK library.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -70,6 +71,11 @@ PageRequest toPageRequest(const TdgPageRequest& request) {
     if (typed.limit <= 0) throw invalidArgument("page limit must be positive");
     typed.tableNames = views(request.table_names, request.num_table_names, "table name");
     return typed;
+}
+
+size_t expectedEvents(const PageRequest& request) {
+    constexpr int64_t kMostEventsReserved = 1 << 16;
+    return static_cast<size_t>(std::min(request.limit, kMostEventsReserved));
 }
 
 namespace {

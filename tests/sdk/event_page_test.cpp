@@ -22,6 +22,9 @@ TdgEventPage publish(std::unique_ptr<EventPage> page) {
 
 TEST_CASE("event page: strings survive the page's growth, NULL differs from empty") {
     auto page = std::make_unique<EventPage>();
+    SUBCASE("no room made beforehand") {}
+    SUBCASE("room made for fewer events than come") { page->reserve(1000); }
+    SUBCASE("room made for more events than come") { page->reserve(8000); }
     const std::string_view emptyKey;
     for (int64_t id = 1; id <= 5000; ++id) {
         std::string key = std::to_string(id * 7);

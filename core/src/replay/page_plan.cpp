@@ -99,14 +99,32 @@ std::optional<ParsedKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& k
 
 void PagePlan::splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnly,
                            const Options& options, StreamPlan& plan) {
+    auto isTombstone = [&](const DrivingEvent& event) {
+        return event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly);
+    };
+    // Sized first: both lists are then made once, never copied to grow.
+    size_t tombstones = 0;
+    size_t upserts = 0;
+    for (const DrivingEvent& event : events) {
+        if (event.op == kSuperseded) continue;
+        if (isTombstone(event)) {
+            ++tombstones;
+        } else if (!tombstonesOnly) {
+            ++upserts;
+        }
+    }
+    plan.tombstones.reserve(tombstones);
+    plan.upserts.reserve(upserts);
     for (DrivingEvent& event : events) {
         if (event.op == kSuperseded) continue;
-        if (event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly)) {
+        if (isTombstone(event)) {
             plan.tombstones.push_back(std::move(event));
         } else if (!tombstonesOnly) {
             plan.upserts.push_back(std::move(event));
         }
     }
+    // The moved-from events hold nothing more worth keeping until the plan is done.
+    std::vector<DrivingEvent>().swap(events);
     // Output in log order, which targets that apply records in order appreciate. Pages come
     // in id order, so this sorts only a page that did not.
     auto byId = [](const DrivingEvent& a, const DrivingEvent& b) { return a.id < b.id; };

@@ -1,24 +1,43 @@
 #include "singer/record_spool.hpp"
 
 namespace tapdiffgen::core {
+namespace {
+
+constexpr size_t kBlockSize = size_t{1} << 20;
+// A record starts a new block when less than this is left: most records fit in what remains,
+// and a larger one only grows its block.
+constexpr size_t kRecordRoom = size_t{16} << 10;
+
+}  // namespace
+
+std::string& RecordSpool::blockForRecord() {
+    if (blocks_.empty() || blocks_[block_].size() + kRecordRoom > kBlockSize) {
+        if (!blocks_.empty()) ++block_;
+        if (block_ == blocks_.size()) blocks_.emplace_back().reserve(kBlockSize);
+    }
+    return blocks_[block_];
+}
 
 std::string& RecordSpool::beginRecord(std::string_view stream) {
-    open_.stream = text_.size();
-    text_ += stream;
-    open_.members = text_.size();
-    return text_;
+    std::string& text = blockForRecord();
+    open_.block = block_;
+    open_.stream = text.size();
+    text += stream;
+    open_.members = text.size();
+    return text;
 }
 
 void RecordSpool::endRecord(std::string_view timeExtracted) {
-    open_.timeExtracted = text_.size();
-    text_ += timeExtracted;
-    open_.end = text_.size();
+    std::string& text = blocks_[open_.block];
+    open_.timeExtracted = text.size();
+    text += timeExtracted;
+    open_.end = text.size();
     records_.push_back(open_);
 }
 
 void RecordSpool::writeTo(RecordSink& sink) {
-    const std::string_view text = text_;
     for (const Record& record : records_) {
+        const std::string_view text = blocks_[record.block];
         std::string& out =
             sink.beginRecord(text.substr(record.stream, record.members - record.stream));
         out.append(text.substr(record.members, record.timeExtracted - record.members));
@@ -28,7 +47,8 @@ void RecordSpool::writeTo(RecordSink& sink) {
 }
 
 void RecordSpool::clear() {
-    text_.clear();
+    for (std::string& block : blocks_) block.clear();
+    block_ = 0;
     records_.clear();
 }
 

@@ -21,21 +21,28 @@ public:
     size_t size() const { return records_.size(); }
     /// Writes every record to `sink`, in order, and empties the spool.
     void writeTo(RecordSink& sink);
-    /// Drops every record.
+    /// Drops every record; the memory stays, for the next page's records.
     void clear();
 
 private:
-    // Offsets into text_: stream name, then the members, then time_extracted.
+    // Where a record is: its block, then offsets into it of the stream name, the members,
+    // time_extracted and the end.
     struct Record {
+        size_t block;
         size_t stream;
         size_t members;
         size_t timeExtracted;
         size_t end;
     };
 
-    std::string text_;
+    // A share of a page is several MiB of text. Kept in blocks of a fixed size, it is never
+    // copied to grow, and never held twice while it grows, as one string doubling would be.
+    std::vector<std::string> blocks_;
+    size_t block_ = 0;  // the block being written, when blocks_ is not empty
     std::vector<Record> records_;
     Record open_{};
+
+    std::string& blockForRecord();
 };
 
 }  // namespace tapdiffgen::core

@@ -18,6 +18,10 @@ public:
     void add(int64_t id, char op, std::string_view tableName, const std::string_view* tableId,
              std::string_view tsCreated);
 
+    /// Room for `events` events without growing: a page of the request's limit is then never
+    /// copied to grow, nor held twice while it grows. Memory only touched when events arrive.
+    void reserve(size_t events);
+
     void setRangeRowCount(int64_t count) { rangeRowCount_ = count; }
     void setMark(const TdgHorizonMark& mark) { mark_ = mark; }
     size_t size() const { return events_.size(); }

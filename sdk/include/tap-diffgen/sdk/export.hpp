@@ -59,6 +59,9 @@ inline IDialectDriver& self(TdgConnection* connection) {
 void releaseColumnList(TdgColumnList* list);
 void publishColumns(std::vector<ColumnInfo> columns, TdgColumnList* out);
 PageRequest toPageRequest(const TdgPageRequest& request);
+/// Events a page read for `request` makes room for at once: its limit, up to a bound (a page
+/// beyond it grows as its events arrive).
+size_t expectedEvents(const PageRequest& request);
 FetchRequest toFetchRequest(const TdgFetchRequest& request);
 ScanRequest toScanRequest(const TdgScanRequest& request);
 void requireNonNull(const void* pointer, const char* what);
@@ -154,8 +157,10 @@ struct Trampolines {
         return guarded(error, [&] {
             requireNonNull(request, "page request");
             requireNonNull(out, "page output");
+            const PageRequest typed = toPageRequest(*request);
             auto page = std::make_unique<EventPage>();
-            self(connection).readDiffgenPage(toPageRequest(*request), *page);
+            page->reserve(expectedEvents(typed));
+            self(connection).readDiffgenPage(typed, *page);
             EventPage::publish(std::move(page), out);
         });
     }
