@@ -18,11 +18,14 @@
 #           multi-statement query; sent by the same clients.
 readonly LIMIT_INT64_MAX=9223372036854775807
 
-# limit_page_sizes -> "FIRST NEXT": the tap's first page holds page_size events, and every
-# page after a full one three times page_size (core/src/replay/page_sizer.hpp, max_page_size at
-# its default).
+# limit_page_sizes T -> "FIRST NEXT": the tap's first page holds page_size events, and every
+# page after a full one three times page_size, or 625 events of each of the T tables up to four
+# times page_size (core/src/replay/page_sizer.hpp, max_page_size at its default).
 limit_page_sizes() {
-    printf '%s %s' "$WORKLOAD_PAGE" "$((3 * WORKLOAD_PAGE))"
+    local next=$((625 * $1))
+    ((next >= 3 * WORKLOAD_PAGE)) || next=$((3 * WORKLOAD_PAGE))
+    ((next <= 4 * WORKLOAD_PAGE)) || next=$((4 * WORKLOAD_PAGE))
+    printf '%s %s' "$WORKLOAD_PAGE" "$next"
 }
 
 # The drivers' page statements as the tap sends them for this workload: its pages have no gap
@@ -77,7 +80,7 @@ my_client_page_sql() {
 pg_limit_statements() {
     local form=$1 prefix=$2 tables=$3 names page_sql key_type='' first next
     names="{$(workload_tables "$prefix" "$tables" | paste -sd,)}"
-    read -r first next <<<"$(limit_page_sizes)"
+    read -r first next <<<"$(limit_page_sizes "$tables")"
     if [[ $form == tap ]]; then
         page_sql=$(pg_page_sql "$prefix" "$names") key_type='::int4[]'
     else
@@ -122,7 +125,7 @@ SQL
 my_limit_statements() {
     local form=$1 prefix=$2 tables=$3 names page_sql chunk=4096 first next
     names=$(workload_tables "$prefix" "$tables" | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
-    read -r first next <<<"$(limit_page_sizes)"
+    read -r first next <<<"$(limit_page_sizes "$tables")"
     if [[ $form == tap ]]; then
         page_sql="$(my_page_sql "$prefix" "$names");"
     else

@@ -78,7 +78,8 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "Number of diffgen rows read per query once a page has come back full, so that a "
              "backlog is read in pages whose fixed costs are shared by many events and whose "
              "rows are re-pulled in large statements per table; 0 means three times page_size, "
-             "and page_size keeps every page at page_size.")
+             "growing over many tables to 625 events a table and at most four times page_size; "
+             "page_size keeps every page at page_size.")
             .defaultJson("0")
             .minimum(0),
         Spec("read_ahead", "boolean",

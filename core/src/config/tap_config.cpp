@@ -377,9 +377,12 @@ void readStreamMapSettings(const Object& config, TapConfig& result) {
     parseBatchConfig(result.batchConfig);
 }
 
+int64_t timesPageSize(int64_t factor, int64_t pageSize) {
+    return pageSize > INT64_MAX / factor ? INT64_MAX : pageSize * factor;
+}
+
 int64_t maxPageSizeOf(int64_t given, int64_t pageSize) {
-    constexpr int64_t kGrowth = 3;
-    if (given == 0) return pageSize > INT64_MAX / kGrowth ? INT64_MAX : pageSize * kGrowth;
+    if (given == 0) return timesPageSize(3, pageSize);
     if (given < pageSize) {
         throw ConfigError("'max_page_size' (" + std::to_string(given) +
                           ") is less than 'page_size' (" + std::to_string(pageSize) +
@@ -392,7 +395,11 @@ void readSettings(const Object& config, TapConfig& result) {
     result.sqlDialect = textSetting(config, "sql_dialect");
     result.diffgenTable = textSetting(config, "diffgen_table");
     result.pageSize = integerSetting(config, "page_size");
-    result.maxPageSize = maxPageSizeOf(integerSetting(config, "max_page_size"), result.pageSize);
+    const int64_t maxPageSize = integerSetting(config, "max_page_size");
+    result.maxPageSize = maxPageSizeOf(maxPageSize, result.pageSize);
+    // Left to the tap, a backlog's pages also grow with the tables they read (PageSizer).
+    result.widestPageSize =
+        maxPageSize == 0 ? timesPageSize(4, result.pageSize) : result.maxPageSize;
     result.readAhead = effectiveValue(config, settingSpecs(), "read_ahead").convert<bool>();
     result.repullSessions = integerSetting(config, "repull_sessions");
     result.addSdcDeletedAt =

@@ -50,6 +50,9 @@ struct TapConfig {
     int64_t pageSize = 10000;
     /// max_page_size, 0 (three times pageSize) resolved.
     int64_t maxPageSize = 30000;
+    /// What a backlog page that reads many tables may grow to: four times pageSize when
+    /// max_page_size is 0, else maxPageSize.
+    int64_t widestPageSize = 40000;
     bool readAhead = true;
     int64_t repullSessions = 2;
     bool addSdcDeletedAt = true;

@@ -38,7 +38,7 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       clock_(clock),
       stats_(stats),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
-      pageSizer_(options_.pageSize, options_.maxPageSize) {
+      pageSizer_(options_.pageSize, options_.backlogPages) {
     auto pageStreams = std::make_shared<PageStreams>();
     for (const auto& stream : streams_)
         pageStreams->add(stream.definition->journalName, stream.keyRule);
@@ -173,7 +173,8 @@ bool Replayer::readNextPage() {
             upTo = std::min(upTo, streams_[i].cursor);
         }
     }
-    PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(), journalNames(active)};
+    PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(active.size()),
+                    journalNames(active)};
     PageRead read = readPage(query);
     const EventPage& page = read.page;
     ++stats_.diffgenQueries;
@@ -185,11 +186,15 @@ bool Replayer::readNextPage() {
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
     const std::vector<bool> accept = acceptMask(active);
     const PagePlan plan = planOf(read, accept);
-    if (full && pageSizer_.afterFullPage()) {
-        log::debug("diffgen pages of " + std::to_string(pageSizer_.limit()) +
-                   " events from now on: a full page of " + std::to_string(query.limit) +
-                   " means a backlog");
-        query.limit = pageSizer_.limit();
+    if (full) {
+        pageSizer_.noteFullPage();
+        const int64_t next = pageSizer_.limit(active.size());
+        if (next != query.limit) {
+            log::debug("diffgen pages of " + std::to_string(next) + " events over " +
+                       std::to_string(active.size()) + " tables from now on: a full page of " +
+                       std::to_string(query.limit) + " means a backlog");
+            query.limit = next;
+        }
     }
     // A full page is most likely followed by the page after it for the same streams.
     if (readAhead_ != nullptr && full && lastId < upTo) {

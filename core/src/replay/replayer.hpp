@@ -31,8 +31,8 @@ namespace tapdiffgen::core {
 struct ReplayOptions {
     TableRef diffgen;
     int64_t pageSize = 10000;
-    /// Pages of a backlog, after the first full one, hold this many events (PageSizer).
-    int64_t maxPageSize = 30000;
+    /// Pages of a backlog, after the first full one (PageSizer).
+    BacklogPages backlogPages;
     bool skipBadEvents = false;
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;

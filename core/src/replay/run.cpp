@@ -42,7 +42,7 @@ RunOptions runOptionsFrom(const TapConfig& config) {
     const TableRef diffgen = TableRef::parse(config.diffgenTable);
     options.replay.diffgen = diffgen;
     options.replay.pageSize = config.pageSize;
-    options.replay.maxPageSize = config.maxPageSize;
+    options.replay.backlogPages = BacklogPages{config.maxPageSize, config.widestPageSize};
     options.replay.skipBadEvents = config.onBadEvent == BadEventPolicy::Skip;
     options.replay.horizonSettleSeconds = config.horizonSettleSeconds;
     options.replay.horizonWaitSeconds = config.horizonWaitSeconds;

@@ -226,6 +226,20 @@ TEST_CASE("max_page_size: 0 is three times page_size, and it may not be less tha
           "-1 is less than the minimum of 0 in config['max_page_size']");
 }
 
+TEST_CASE(
+    "max_page_size: 0 lets pages over many tables grow to four times page_size, a given "
+    "one does not") {
+    const TapConfig untouched;
+    CHECK(untouched.widestPageSize == 4 * untouched.pageSize);
+    CHECK(parseConfigObject(minimalConfig("")).widestPageSize == 40000);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":500)")).widestPageSize == 2000);
+    CHECK(parseConfigObject(minimalConfig(R"(,"max_page_size":20000)")).widestPageSize == 20000);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":500,"max_page_size":500)"))
+              .widestPageSize == 500);
+    CHECK(parseConfigObject(minimalConfig(R"(,"page_size":9223372036854775807)")).widestPageSize ==
+          9223372036854775807);
+}
+
 TEST_CASE("table names are name or schema.name") {
     for (const std::string bad : {"a..b", ".a", "a.", "a.b.c", "", "."}) {
         CAPTURE(bad);

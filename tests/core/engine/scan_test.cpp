@@ -57,8 +57,9 @@ TEST_CASE("diffgen queries do not grow with the number of tables") {
     CHECK(counter(runFour.stderrText, "re-pull queries") <= 8 * 4);
 }
 
-// Pages of 8 and 64 events in turn over the tables: the first page is full, so the rest are
-// read at max_page_size, three times page_size by default.
+// 64 events in turn over the tables, pages of 8 until the first full one. The rest are read at
+// max_page_size, three times page_size by default; with it left to the tap, a page over 16 tables
+// wants 625 events of each and grows to its ceiling, four times page_size.
 TEST_CASE("a backlog's pages grow to max_page_size after the first full one and keep every row") {
     const std::string debug = R"(,"log_level":"debug")";
     FakeSetup grown(numberedDatabase(16, 64),
@@ -67,24 +68,23 @@ TEST_CASE("a backlog's pages grow to max_page_size after the first full one and 
                       numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":16)" + debug);
     FakeSetup fixed(numberedDatabase(16, 64),
                     numberedTablesSetting(16) + R"(,"page_size":8,"max_page_size":8)" + debug);
-    FakeSetup fewTables(numberedDatabase(2, 64),
-                        numberedTablesSetting(2) + R"(,"page_size":8)" + debug);
     TapRun runGrown = runTap({"--config", grown.configPath()});
     TapRun runBounded = runTap({"--config", bounded.configPath()});
     TapRun runFixed = runTap({"--config", fixed.configPath()});
-    TapRun runFewTables = runTap({"--config", fewTables.configPath()});
-    for (const TapRun* run : {&runGrown, &runBounded, &runFixed, &runFewTables}) {
+    for (const TapRun* run : {&runGrown, &runBounded, &runFixed}) {
         REQUIRE_MESSAGE(run->exitCode == 0, run->stderrText);
     }
-    CHECK(counter(runGrown.stderrText, "diffgen queries") == 4);    // 8 + 24 + 24 + 8
+    CHECK(counter(runGrown.stderrText, "diffgen queries") == 3);    // 8 + 32 + 24
     CHECK(counter(runBounded.stderrText, "diffgen queries") == 5);  // 8 + 16 + 16 + 16 + 8
     CHECK(counter(runFixed.stderrText, "diffgen queries") == 9);    // 8 full pages + the empty one
-    CHECK(counter(runFewTables.stderrText, "diffgen queries") == 4);  // whatever the tables
-    const std::string grownTo24 =
-        "diffgen pages of 24 events from now on: a full page of 8 means a backlog";
-    const size_t said = runGrown.stderrText.find(grownTo24);
+    const std::string grownTo32 =
+        "diffgen pages of 32 events over 16 tables from now on: a full "
+        "page of 8 means a backlog";
+    const size_t said = runGrown.stderrText.find(grownTo32);
     CHECK(said != std::string::npos);
-    CHECK(runGrown.stderrText.find(grownTo24, said + 1) == std::string::npos);
+    CHECK(runGrown.stderrText.find(grownTo32, said + 1) == std::string::npos);
+    CHECK(runBounded.stderrText.find("diffgen pages of 16 events over 16 tables") !=
+          std::string::npos);
     CHECK(runFixed.stderrText.find("diffgen pages of") == std::string::npos);
     CHECK(runGrown.lastState() == runFixed.lastState());
     CHECK(runBounded.lastState() == runFixed.lastState());
@@ -93,6 +93,26 @@ TEST_CASE("a backlog's pages grow to max_page_size after the first full one and 
         CHECK_FALSE(lastRecords(runGrown, stream).empty());
         CHECK(lastRecords(runGrown, stream) == lastRecords(runFixed, stream));
         CHECK(lastRecords(runBounded, stream) == lastRecords(runFixed, stream));
+    }
+}
+
+// page_size 400: a backlog page holds 1,200 events (three times), 625 of each table over two
+// tables (1,250), and no more than 1,600 (four times) over four.
+TEST_CASE("a backlog page over many tables holds 625 events of each, up to four times page_size") {
+    const std::string options = R"(,"page_size":400,"log_level":"debug")";
+    for (const auto& [tables, expected] :
+         std::map<int, std::string>{{1, "diffgen pages of 1200 events over 1 tables"},
+                                    {2, "diffgen pages of 1250 events over 2 tables"},
+                                    {4, "diffgen pages of 1600 events over 4 tables"}}) {
+        CAPTURE(tables);
+        FakeSetup setup(numberedDatabase(tables, 2000), numberedTablesSetting(tables) + options);
+        TapRun run = runTap({"--config", setup.configPath()});
+        REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+        CHECK(run.stderrText.find(expected) != std::string::npos);
+        // 2,000 events: the first page, one full backlog page, and what is left.
+        CHECK(counter(run.stderrText, "diffgen queries") == 3);
+        for (int t = 0; t < tables; ++t)
+            CHECK(lastRecords(run, "t" + std::to_string(t)).size() == 3);
     }
 }
 
