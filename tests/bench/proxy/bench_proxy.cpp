@@ -9,13 +9,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -288,35 +288,38 @@ private:
 // The chunks of one direction, each passed on once its hold time is over. The forwarder shares
 // the machine's cores with the client and the server, and whatever CPU it spends is taken from
 // them, which a real line would not do: so a chunk is everything the socket has when the reader
-// wakes (not 64 KiB at most), and the writer sends every chunk that is due in one wake-up.
+// wakes (not 64 KiB at most), every chunk that is due goes in one wake-up, and one thread per
+// direction both reads and sends, waiting in ppoll for bytes or for the next chunk's due time
+// (a writer thread of its own cost a wake-up of another thread for every chunk).
 class DelayedPipe {
 public:
     DelayedPipe(int from, int to, std::chrono::microseconds delay)
         : from_(from), to_(to), delay_(delay) {}
 
-    // Reads until the sender closes; calls onChunk(data, size) for each chunk as it arrives.
+    // Reads until the sender closes and every held chunk is sent; calls onChunk(data, size) for
+    // each chunk as it arrives.
     template <typename OnChunk>
     void run(OnChunk onChunk) {
-        std::thread writer;
-        if (delay_.count() != 0) writer = std::thread([this] { writeLoop(); });
+        std::deque<Chunk> held;
         std::string buffer;
-        while (readChunk(buffer)) {
-            onChunk(buffer.data(), buffer.size());
-            if (delay_.count() == 0) {
-                if (!writeAll(buffer.data(), buffer.size())) break;
-                continue;
+        bool reading = true;
+        while (reading || !held.empty()) {
+            if (reading && waitForBytes(held)) {
+                if (readChunk(buffer)) {
+                    onChunk(buffer.data(), buffer.size());
+                    held.push_back({Clock::now() + delay_, std::move(buffer)});
+                    buffer = std::string();
+                } else {
+                    reading = false;
+                }
+            } else if (!reading) {
+                std::this_thread::sleep_until(held.front().due);
             }
-            std::lock_guard<std::mutex> lock(mutex_);
-            queue_.push_back({Clock::now() + delay_, std::move(buffer)});
-            buffer = std::string();
-            ready_.notify_one();
+            if (!sendDue(held)) {
+                ::shutdown(from_, SHUT_RD);
+                break;
+            }
         }
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            ended_ = true;
-            ready_.notify_one();
-        }
-        if (writer.joinable()) writer.join();
         ::shutdown(to_, SHUT_WR);
     }
 
@@ -328,6 +331,24 @@ private:
 
     static constexpr std::size_t kReadSize = 256 * 1024;
     static constexpr std::size_t kMaxChunk = 4 * 1024 * 1024;
+
+    // Waits until bytes (or the end) arrive, or until the first held chunk is due; true when
+    // there is something to read.
+    bool waitForBytes(const std::deque<Chunk>& held) const {
+        pollfd wanted{from_, POLLIN, 0};
+        timespec wait{};
+        timespec* timeout = nullptr;
+        if (!held.empty()) {
+            const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                held.front().due - Clock::now());
+            if (left.count() > 0) {
+                wait.tv_sec = static_cast<time_t>(left.count() / 1000000000);
+                wait.tv_nsec = static_cast<long>(left.count() % 1000000000);
+            }
+            timeout = &wait;
+        }
+        return ::ppoll(&wanted, 1, timeout, nullptr) > 0;
+    }
 
     // Waits for bytes, then takes what else has arrived without waiting; false at the end.
     bool readChunk(std::string& chunk) {
@@ -345,39 +366,15 @@ private:
         return true;
     }
 
-    // Moves the queued chunks due by `time` to `due`; chunks are queued in due order. Called
-    // with the mutex held.
-    void takeDueBy(Clock::time_point time, std::deque<Chunk>& due) {
-        while (!queue_.empty() && queue_.front().due <= time) {
-            due.push_back(std::move(queue_.front()));
-            queue_.pop_front();
+    // Sends every held chunk that is due (they are held in due order); false when the
+    // receiver is gone.
+    bool sendDue(std::deque<Chunk>& held) {
+        const Clock::time_point now = Clock::now();
+        while (!held.empty() && held.front().due <= now) {
+            if (!writeAll(held.front().bytes.data(), held.front().bytes.size())) return false;
+            held.pop_front();
         }
-    }
-
-    void writeLoop() {
-        std::deque<Chunk> due;
-        while (true) {
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                ready_.wait(lock, [this] { return ended_ || !queue_.empty(); });
-                if (queue_.empty()) return;
-                takeDueBy(queue_.front().due, due);
-            }
-            std::this_thread::sleep_until(due.front().due);
-            for (;;) {
-                for (const Chunk& chunk : due) {
-                    if (!writeAll(chunk.bytes.data(), chunk.bytes.size())) {
-                        ::shutdown(from_, SHUT_RD);
-                        return;
-                    }
-                }
-                due.clear();
-                // Chunks that fell due meanwhile go now, without another wait.
-                std::lock_guard<std::mutex> lock(mutex_);
-                takeDueBy(Clock::now(), due);
-                if (due.empty()) break;
-            }
-        }
+        return true;
     }
 
     bool writeAll(const char* data, std::size_t size) {
@@ -392,10 +389,6 @@ private:
 
     int from_, to_;
     std::chrono::microseconds delay_;
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::deque<Chunk> queue_;
-    bool ended_ = false;
 };
 
 int connectTo(const Options& options) {
