@@ -62,7 +62,7 @@ std::optional<std::string> formatDouble(double value) {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDecimalDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Where the first character `is` accepts stands in `text`; text.size() when none does.
 // Not std::string_view::find_first_of(set), which searches the set once per character, a
@@ -85,7 +85,8 @@ bool appendIsoTimestamp(std::string_view text, std::string& out) {
     if (separator == text.size() || separator < 10) return false;
     if (text.size() >= 3 && text.substr(text.size() - 3) == " BC") return false;
     std::string_view date = text.substr(0, separator);
-    if (!std::all_of(date.begin(), date.end(), [](char c) { return isDigit(c) || c == '-'; })) {
+    if (!std::all_of(date.begin(), date.end(),
+                     [](char c) { return isDecimalDigit(c) || c == '-'; })) {
         return false;
     }
     if (date.size() >= 10 && date.substr(date.size() - 5) == "00-00") return false;
@@ -95,7 +96,7 @@ bool appendIsoTimestamp(std::string_view text, std::string& out) {
     size_t offsetAt = positionOf(rest, [](char c) { return c == '+' || c == '-' || c == 'Z'; });
     std::string_view clock = rest.substr(0, offsetAt);
     std::string_view offset = rest.substr(offsetAt);  // empty when there is none
-    if (clock.size() < 8 || !isDigit(clock[0])) return false;
+    if (clock.size() < 8 || !isDecimalDigit(clock[0])) return false;
 
     // The pieces are measured first and copied into the output grown once: about 100
     // instructions fewer a timestamp than appending them one by one.
@@ -121,7 +122,7 @@ bool isJsonNumber(std::string_view text) {
     size_t i = 0;
     auto digits = [&] {
         size_t start = i;
-        while (i < text.size() && isDigit(text[i])) ++i;
+        while (i < text.size() && isDecimalDigit(text[i])) ++i;
         return i - start;
     };
     if (i < text.size() && text[i] == '-') ++i;
@@ -155,12 +156,12 @@ std::string jsonNumberFromDecimal(std::string_view text, const std::string& what
         ++i;
     }
     size_t wholeStart = i;
-    while (i < text.size() && isDigit(text[i])) ++i;
+    while (i < text.size() && isDecimalDigit(text[i])) ++i;
     std::string_view whole = text.substr(wholeStart, i - wholeStart);
     std::string_view fraction;
     if (i < text.size() && text[i] == '.') {
         size_t fractionStart = ++i;
-        while (i < text.size() && isDigit(text[i])) ++i;
+        while (i < text.size() && isDecimalDigit(text[i])) ++i;
         fraction = text.substr(fractionStart, i - fractionStart);
     }
     if (whole.empty() && fraction.empty()) return reject();
@@ -174,7 +175,7 @@ std::string jsonNumberFromDecimal(std::string_view text, const std::string& what
         size_t exponentStart = i++;
         if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
         size_t digitsStart = i;
-        while (i < text.size() && isDigit(text[i])) ++i;
+        while (i < text.size() && isDecimalDigit(text[i])) ++i;
         if (i == digitsStart) return reject();
         out.append(text.substr(exponentStart, i - exponentStart));
     }

@@ -21,15 +21,12 @@ using tapdiffgen::core::mergedDeclaredSettings;
 using tapdiffgen::core::PluginLoader;
 using tapdiffgen::core::PluginSettings;
 using tapdiffgen::core::SettingSpec;
+using tapdiffgen::testing::contains;
 using tapdiffgen::testing::ScopedEnv;
 using tapdiffgen::testing::ScratchDir;
 
 const std::string kSkeletonDir = TDG_SKELETON_PLUGIN_DIR;
 const std::string kSkeletonPlugin = kSkeletonDir + "/tap-diffgen-dialect-skeleton.so";
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string skeletonConfig(const ScratchDir& scratch, const std::string& extra) {
     const std::string path = scratch.path() + "/config.json";

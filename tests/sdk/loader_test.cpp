@@ -14,6 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using tapdiffgen::core::PluginLoader;
+using tapdiffgen::testing::contains;
 using tapdiffgen::testing::copyInto;
 using tapdiffgen::testing::loadError;
 using tapdiffgen::testing::ScopedCwd;
@@ -28,10 +29,6 @@ PluginLoader brokenLoader() { return PluginLoader({{kBrokenDir, "--plugin-dir"}}
 
 std::string brokenFile(const std::string& dialect) {
     return kBrokenDir + "/" + PluginLoader::fileNameFor(dialect);
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace

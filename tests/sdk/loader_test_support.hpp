@@ -37,6 +37,11 @@ private:
 /// The PluginLoadError text of loading `dialectOrPath`; throws when the load succeeds.
 std::string loadError(core::PluginLoader& loader, const std::string& dialectOrPath);
 
+/// Whether `text` has `part` in it.
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
 /// Copies `source` to `directory`/`fileName`, creating the directory; returns the new path.
 std::string copyInto(const std::string& source, const std::string& directory,
                      const std::string& fileName);

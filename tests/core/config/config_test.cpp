@@ -9,12 +9,9 @@
 
 using namespace tapdiffgen::core;
 using tapdiffgen::core::testing::minimalConfig;
+using tapdiffgen::core::testing::parseErrorOf;
 
 namespace {
-
-std::string errorOf(const std::string& json) {
-    return testing::configErrorOf([&] { parseConfigObject(json); });
-}
 
 std::string tablesConfig(const std::string& tables, const std::string& extra = "") {
     return R"({"sql_dialect":"postgres","tables":)" + tables + extra + "}";
@@ -90,38 +87,39 @@ TEST_CASE("every setting is read into the config") {
 }
 
 TEST_CASE("required settings are named when missing") {
-    CHECK(errorOf(R"({"tables":[{"table_name":"a","pk_column":"id"}]})") ==
+    CHECK(parseErrorOf(R"({"tables":[{"table_name":"a","pk_column":"id"}]})") ==
           "'sql_dialect' is a required property");
-    CHECK(errorOf(R"({"sql_dialect":"postgres"})") == "'tables' is a required property");
-    CHECK(errorOf("{}") == "'sql_dialect' is a required property");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a"}])")) ==
+    CHECK(parseErrorOf(R"({"sql_dialect":"postgres"})") == "'tables' is a required property");
+    CHECK(parseErrorOf("{}") == "'sql_dialect' is a required property");
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a"}])")) ==
           "'pk_column' is a required property in config['tables'][0]");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id"},{"pk_column":"id"}])")) ==
-          "'table_name' is a required property in config['tables'][1]");
+    CHECK(
+        parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id"},{"pk_column":"id"}])")) ==
+        "'table_name' is a required property in config['tables'][1]");
 }
 
 TEST_CASE("wrong types show the value as Python would") {
-    CHECK(errorOf(minimalConfig(R"(,"port":"abc")")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":"abc")")) ==
           "'abc' is not of type 'integer' in config['port']");
-    CHECK(errorOf(minimalConfig(R"(,"port":true)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":true)")) ==
           "True is not of type 'integer' in config['port']");
-    CHECK(errorOf(minimalConfig(R"(,"add_sdc_deleted_at":"false")")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"add_sdc_deleted_at":"false")")) ==
           "'false' is not of type 'boolean' in config['add_sdc_deleted_at']");
-    CHECK(errorOf(minimalConfig(R"(,"add_sdc_deleted_at":0)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"add_sdc_deleted_at":0)")) ==
           "0 is not of type 'boolean' in config['add_sdc_deleted_at']");
-    CHECK(errorOf(minimalConfig(R"(,"port":1.5)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":1.5)")) ==
           "1.5 is not of type 'integer' in config['port']");
-    CHECK(errorOf(minimalConfig(R"(,"host":[1,"a",null,false])")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"host":[1,"a",null,false])")) ==
           "[1, 'a', None, False] is not of type 'string' in config['host']");
-    CHECK(errorOf(minimalConfig(R"(,"host":{"name":"db","port":5})")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"host":{"name":"db","port":5})")) ==
           "{'name': 'db', 'port': 5} is not of type 'string' in config['host']");
-    CHECK(errorOf(minimalConfig(R"(,"port":"it's")")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":"it's")")) ==
           "\"it's\" is not of type 'integer' in config['port']");
-    CHECK(errorOf(minimalConfig(R"(,"horizon_settle_seconds":"10")")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"horizon_settle_seconds":"10")")) ==
           "'10' is not of type 'number' in config['horizon_settle_seconds']");
-    CHECK(errorOf(R"({"sql_dialect":null,"tables":[]})") ==
+    CHECK(parseErrorOf(R"({"sql_dialect":null,"tables":[]})") ==
           "None is not of type 'string' in config['sql_dialect']");
-    CHECK(errorOf(tablesConfig(R"({"table_name":"a","pk_column":"id"})")) ==
+    CHECK(parseErrorOf(tablesConfig(R"({"table_name":"a","pk_column":"id"})")) ==
           "{'table_name': 'a', 'pk_column': 'id'} is not of type 'array' in config['tables']");
 }
 
@@ -129,29 +127,30 @@ TEST_CASE("long values are shortened in messages") {
     std::string longArray = "[";
     for (int i = 0; i < 200; ++i) longArray += std::to_string(i) + ",";
     longArray += "200]";
-    const std::string message = errorOf(minimalConfig(",\"host\":" + longArray));
+    const std::string message = parseErrorOf(minimalConfig(",\"host\":" + longArray));
     CHECK(message.rfind("[0, 1, 2, 3, ", 0) == 0);
     CHECK(message.find("... is not of type 'string' in config['host']") != std::string::npos);
     CHECK(message.size() < 130);
 }
 
 TEST_CASE("nested type errors name the full path") {
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":5}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":5}])")) ==
           "5 is not of type 'string' in config['tables'][0]['pk_column']");
-    CHECK(errorOf(tablesConfig(R"(["invoices"])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"(["invoices"])")) ==
           "'invoices' is not of type 'object' in config['tables'][0]");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","mode":null}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","mode":null}])")) ==
           "(no error)");
 }
 
 TEST_CASE("enumerated settings list the allowed values") {
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","mode":"fulll"}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","mode":"fulll"}])")) ==
           "'fulll' is not one of ['full', 'tombstones_only'] in config['tables'][0]['mode']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","start_from":"now"}])")) ==
-          "'now' is not one of ['beginning', 'snapshot'] in config['tables'][0]['start_from']");
-    CHECK(errorOf(minimalConfig(R"(,"log_level":"INFO")")) ==
+    CHECK(
+        parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","start_from":"now"}])")) ==
+        "'now' is not one of ['beginning', 'snapshot'] in config['tables'][0]['start_from']");
+    CHECK(parseErrorOf(minimalConfig(R"(,"log_level":"INFO")")) ==
           "'INFO' is not one of ['debug', 'info', 'warning', 'error'] in config['log_level']");
-    CHECK(errorOf(minimalConfig(R"(,"on_bad_event":"ignore")")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"on_bad_event":"ignore")")) ==
           "'ignore' is not one of ['fail', 'skip'] in config['on_bad_event']");
 }
 
@@ -161,47 +160,47 @@ TEST_CASE("pk_column is a column name or a list of them for a composite key") {
             {"table_name":"invoices","pk_column":"id"}])"));
     CHECK(config.tables[0].pkColumns == std::vector<std::string>{"order_id", "line_no"});
     CHECK(config.tables[1].pkColumns == std::vector<std::string>{"id"});
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":[]}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"lines","pk_column":[]}])")) ==
           "[] should be non-empty in config['tables'][0]['pk_column']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",1]}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",1]}])")) ==
           "1 is not of type 'string' in config['tables'][0]['pk_column'][1]");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a","a"]}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a","a"]}])")) ==
           "'a' is listed twice in config['tables'][0]['pk_column']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",""]}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"lines","pk_column":["a",""]}])")) ==
           "'' should be non-empty in config['tables'][0]['pk_column']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"lines","pk_column":7}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"lines","pk_column":7}])")) ==
           "7 is not of type 'string' in config['tables'][0]['pk_column']");
 }
 
 TEST_CASE("tables must not be empty nor name a table twice") {
-    CHECK(errorOf(tablesConfig("[]")) == "[] should be non-empty in config['tables']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
+    CHECK(parseErrorOf(tablesConfig("[]")) == "[] should be non-empty in config['tables']");
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
                                    {"table_name":"orders","pk_column":"id"},
                                    {"table_name":"invoices","pk_column":"no"}])")) ==
           "table 'invoices' is configured twice in config['tables']");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
                                    {"table_name":"public.invoices","pk_column":"id"}])")) ==
           "tables 'invoices' and 'public.invoices' both read journal name 'invoices' (set "
           "journal_name to what each table's trigger writes) in config['tables'][1]");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id"},
                                    {"table_name":"public.invoices","pk_column":"id",
                                     "journal_name":"public.invoices"}])")) == "(no error)");
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id",
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"invoices","pk_column":"id",
                                     "journal_name":""}])")) ==
           "'' should be non-empty in config['tables'][0]['journal_name']");
 }
 
 TEST_CASE("numeric limits") {
-    CHECK(errorOf(minimalConfig(R"(,"page_size":0)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"page_size":0)")) ==
           "0 is less than the minimum of 1 in config['page_size']");
-    CHECK(errorOf(minimalConfig(R"(,"port":70000)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":70000)")) ==
           "70000 is greater than the maximum of 65535 in config['port']");
-    CHECK(errorOf(minimalConfig(R"(,"horizon_settle_seconds":-0.5)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"horizon_settle_seconds":-0.5)")) ==
           "-0.5 is less than the minimum of 0 in config['horizon_settle_seconds']");
-    CHECK(errorOf(minimalConfig(R"(,"page_size":18446744073709551615)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"page_size":18446744073709551615)")) ==
           "18446744073709551615 is greater than the maximum of 9223372036854775807 in "
           "config['page_size']");
-    CHECK(errorOf(minimalConfig(R"(,"max_run_seconds":1e30)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"max_run_seconds":1e30)")) ==
           "1e+30 is greater than the maximum of 9223372036854775807 in "
           "config['max_run_seconds']");
     CHECK(parseConfigObject(minimalConfig(R"(,"page_size":3.0)")).pageSize == 3);
@@ -219,10 +218,10 @@ TEST_CASE("max_page_size: 0 is three times page_size, and it may not be less tha
     CHECK(parseConfigObject(minimalConfig(R"(,"max_page_size":100000)")).maxPageSize == 100000);
     CHECK(parseConfigObject(minimalConfig(R"(,"page_size":9223372036854775807)")).maxPageSize ==
           9223372036854775807);
-    CHECK(errorOf(minimalConfig(R"(,"page_size":500,"max_page_size":499)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"page_size":500,"max_page_size":499)")) ==
           "'max_page_size' (499) is less than 'page_size' (500); give at least page_size, or 0 "
           "for three times page_size");
-    CHECK(errorOf(minimalConfig(R"(,"max_page_size":-1)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"max_page_size":-1)")) ==
           "-1 is less than the minimum of 0 in config['max_page_size']");
 }
 
@@ -243,20 +242,20 @@ TEST_CASE(
 TEST_CASE("table names are name or schema.name") {
     for (const std::string bad : {"a..b", ".a", "a.", "a.b.c", "", "."}) {
         CAPTURE(bad);
-        CHECK(errorOf(tablesConfig(R"([{"table_name":")" + bad + R"(","pk_column":"id"}])")) ==
+        CHECK(parseErrorOf(tablesConfig(R"([{"table_name":")" + bad + R"(","pk_column":"id"}])")) ==
               "'" + bad + "' is not a valid table name in config['tables'][0]['table_name']");
-        CHECK(errorOf(minimalConfig(R"(,"diffgen_table":")" + bad + "\"")) ==
+        CHECK(parseErrorOf(minimalConfig(R"(,"diffgen_table":")" + bad + "\"")) ==
               "'" + bad + "' is not a valid table name in config['diffgen_table']");
     }
-    CHECK(errorOf(tablesConfig(R"([{"table_name":"a","pk_column":""}])")) ==
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":""}])")) ==
           "'' should be non-empty in config['tables'][0]['pk_column']");
-    CHECK(errorOf(minimalConfig(R"(,"diffgen_table":"audit.log")")) == "(no error)");
+    CHECK(parseErrorOf(minimalConfig(R"(,"diffgen_table":"audit.log")")) == "(no error)");
 }
 
 TEST_CASE("sql_dialect is a name or an absolute path") {
-    CHECK(errorOf(R"({"sql_dialect":"","tables":[{"table_name":"a","pk_column":"id"}]})") ==
+    CHECK(parseErrorOf(R"({"sql_dialect":"","tables":[{"table_name":"a","pk_column":"id"}]})") ==
           "'' should be non-empty in config['sql_dialect']");
-    CHECK(errorOf(
+    CHECK(parseErrorOf(
               R"({"sql_dialect":"plugins/x.so","tables":[{"table_name":"a","pk_column":"i"}]})") ==
           "'plugins/x.so' is neither a dialect name nor an absolute path in config['sql_dialect']");
     CHECK(parseConfigObject(
@@ -289,13 +288,13 @@ TEST_CASE("the password never appears in a message") {
     };
     for (const auto& password : badPasswords) {
         CAPTURE(password);
-        const std::string message = errorOf(minimalConfig(",\"password\":" + password));
+        const std::string message = parseErrorOf(minimalConfig(",\"password\":" + password));
         CHECK(message.find(secret) == std::string::npos);
         CHECK(message.find("12345678") == std::string::npos);
         CHECK(message.find("'***'") != std::string::npos);
         CHECK(message.find("in config['password']") != std::string::npos);
     }
-    CHECK(errorOf(minimalConfig(R"(,"password":12345678)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"password":12345678)")) ==
           "'***' is not of type 'string' in config['password']");
     const TapConfig config = parseConfigObject(minimalConfig(R"(,"pasword":"x")"));
     CHECK(config.warnings.at(0) ==
@@ -338,7 +337,7 @@ TEST_CASE("a null optional setting counts as not given") {
 }
 
 TEST_CASE("config text that is not an object") {
-    CHECK(errorOf("[1]") == "config must contain a JSON object");
-    CHECK(errorOf("12") == "config must contain a JSON object");
-    CHECK(errorOf("{\"a\":") == "config is not valid JSON: unexpected end of text");
+    CHECK(parseErrorOf("[1]") == "config must contain a JSON object");
+    CHECK(parseErrorOf("12") == "config must contain a JSON object");
+    CHECK(parseErrorOf("{\"a\":") == "config is not valid JSON: unexpected end of text");
 }

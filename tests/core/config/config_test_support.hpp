@@ -98,6 +98,11 @@ inline std::string configErrorOf(const std::function<void()>& load) {
     return "(no error)";
 }
 
+/// The ConfigError message of parsing the config text `json`, or "(no error)".
+inline std::string parseErrorOf(const std::string& json) {
+    return configErrorOf([&] { parseConfigObject(json); });
+}
+
 /// The connection option `name` of a loaded config, or "(unset)".
 inline std::string option(const TapConfig& config, const std::string& name) {
     const std::string* value = config.connectionOption(name);

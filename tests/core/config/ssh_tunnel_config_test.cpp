@@ -9,6 +9,7 @@
 using namespace tapdiffgen::core;
 using tapdiffgen::core::testing::CleanSettingEnvironment;
 using tapdiffgen::core::testing::minimalConfig;
+using tapdiffgen::core::testing::parseErrorOf;
 using tapdiffgen::core::testing::ScopedEnv;
 using tapdiffgen::core::testing::TempDir;
 
@@ -25,10 +26,6 @@ std::string enabledTunnel(const std::string& extra = "") {
     return tunnel(
         std::string(R"("enable":true,"host":"bastion","username":"tap","private_key":")") + kKey +
         "\"" + extra);
-}
-
-std::string errorOf(const std::string& json) {
-    return testing::configErrorOf([&] { parseConfigObject(json); });
 }
 
 }  // namespace
@@ -59,25 +56,25 @@ TEST_CASE("ssh_tunnel: an enabled tunnel gets its keys, defaults and the databas
 }
 
 TEST_CASE("ssh_tunnel: what an enabled tunnel needs is named") {
-    CHECK(errorOf(minimalConfig(kDatabase + tunnel(R"("enable":true,"username":"u")"))) ==
+    CHECK(parseErrorOf(minimalConfig(kDatabase + tunnel(R"("enable":true,"username":"u")"))) ==
           "'host' is required when ssh_tunnel.enable is true in config['ssh_tunnel']");
-    CHECK(
-        errorOf(minimalConfig(kDatabase + tunnel(R"("enable":true,"host":"b","username":"u")"))) ==
-        "'private_key' is required when ssh_tunnel.enable is true in config['ssh_tunnel']");
-    CHECK(errorOf(minimalConfig(R"(,"host":"db")" + enabledTunnel())) ==
+    CHECK(parseErrorOf(
+              minimalConfig(kDatabase + tunnel(R"("enable":true,"host":"b","username":"u")"))) ==
+          "'private_key' is required when ssh_tunnel.enable is true in config['ssh_tunnel']");
+    CHECK(parseErrorOf(minimalConfig(R"(,"host":"db")" + enabledTunnel())) ==
           "'port' (the database as the bastion reaches it) is required when ssh_tunnel.enable "
           "is true");
-    CHECK(errorOf(minimalConfig(R"(,"port":1)" + enabledTunnel())) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"port":1)" + enabledTunnel())) ==
           "'host' (the database as the bastion reaches it) is required when ssh_tunnel.enable "
           "is true");
 }
 
 TEST_CASE("ssh_tunnel: bad values are reported at their path, secrets masked") {
-    CHECK(errorOf(minimalConfig(R"(,"ssh_tunnel":true)")) ==
+    CHECK(parseErrorOf(minimalConfig(R"(,"ssh_tunnel":true)")) ==
           "True is not of type 'object' in config['ssh_tunnel']");
-    CHECK(errorOf(minimalConfig(tunnel(R"("port":0)"))) ==
+    CHECK(parseErrorOf(minimalConfig(tunnel(R"("port":0)"))) ==
           "0 is less than the minimum of 1 in config['ssh_tunnel']['port']");
-    CHECK(errorOf(minimalConfig(tunnel(R"("private_key":12)"))) ==
+    CHECK(parseErrorOf(minimalConfig(tunnel(R"("private_key":12)"))) ==
           "'***' is not of type 'string' in config['ssh_tunnel']['private_key']");
     CHECK(parseConfigObject(minimalConfig(tunnel(R"("hots":"b")"))).warnings ==
           std::vector<std::string>{

@@ -41,6 +41,10 @@ std::string numberedDatabase(int tables, int events, NumberedRows rows,
 /// The `tables` setting naming t0..t(tables-1), each keyed by id.
 std::string numberedTablesSetting(int tables);
 
+/// The setting that has the run read every page itself: a loss at the Nth page read hits the
+/// page a test means only then (read_ahead_test.cpp has the loss of a second session).
+inline constexpr const char* kOneSession = R"(,"read_ahead":false)";
+
 /// Runs tapMain with these arguments, capturing stdout and stderr.
 TapRun runTap(const std::vector<std::string>& arguments);
 

@@ -37,7 +37,7 @@ std::string backlog(const std::string& extra = "") {
 }
 
 // A row gone is deleted "now" (_sdc_deleted_at), which differs from run to run: left out.
-TapRun runWith(const std::string& databaseJson, const std::string& settings) {
+TapRun runOverThreeTables(const std::string& databaseJson, const std::string& settings) {
     FakeSetup setup(databaseJson,
                     numberedTablesSetting(3) +
                         R"(,"page_size":3000,"max_page_size":3000,"log_level":"debug",)"
@@ -166,9 +166,9 @@ TEST_CASE("a worker session that fails refuses every later job") {
 }
 
 TEST_CASE("sharing re-pulls between sessions changes no output") {
-    TapRun one = runWith(backlog(), R"(,"repull_sessions":1)");
-    TapRun two = runWith(backlog(), "");
-    TapRun four = runWith(backlog(), R"(,"repull_sessions":4)");
+    TapRun one = runOverThreeTables(backlog(), R"(,"repull_sessions":1)");
+    TapRun two = runOverThreeTables(backlog(), "");
+    TapRun four = runOverThreeTables(backlog(), R"(,"repull_sessions":4)");
     REQUIRE(one.recordsAndStates().size() > 2000);
     CHECK(two.recordsAndStates() == one.recordsAndStates());
     // Shared four ways, a table's keys are cut into two statements, whose rows come back in
@@ -200,8 +200,8 @@ TEST_CASE("a page of one table is shared too, and a mapped table stays on one se
 
     const std::string maps =
         R"J(,"stream_maps":{"t1":{"w":"v + '!'"},"t2":{"__alias__":"two","v":"v.upper()"}})J";
-    TapRun one = runWith(backlog(), R"(,"repull_sessions":1)" + maps);
-    TapRun three = runWith(backlog(), R"(,"repull_sessions":3)" + maps);
+    TapRun one = runOverThreeTables(backlog(), R"(,"repull_sessions":1)" + maps);
+    TapRun three = runOverThreeTables(backlog(), R"(,"repull_sessions":3)" + maps);
     REQUIRE(stdoutOf(one).find(R"("w":"v1-4!")") != std::string::npos);
     REQUIRE(stdoutOf(one).find(R"("stream":"two")") != std::string::npos);
     CHECK(three.recordsAndStates() == one.recordsAndStates());
@@ -212,15 +212,16 @@ TEST_CASE("a page of one table is shared too, and a mapped table stays on one se
 TEST_CASE("a share whose session fails is re-pulled on the run's own session, nothing lost") {
     // The second connection is the re-pull session (no read-ahead session here).
     TapRun failing =
-        runWith(backlog(R"(,"fail_fetches_on_connection":2)"), R"(,"read_ahead":false)");
-    TapRun one = runWith(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
+        runOverThreeTables(backlog(R"(,"fail_fetches_on_connection":2)"), R"(,"read_ahead":false)");
+    TapRun one = runOverThreeTables(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
     CHECK(failing.recordsAndStates() == one.recordsAndStates());
     CHECK(failing.stderrText.find(kFailedWarning) != std::string::npos);
     // Warned once; the failed session is not asked again.
     CHECK(failing.stderrText.find(kFailedWarning) == failing.stderrText.rfind(kFailedWarning));
     CHECK(failing.stderrText.find(sharesLine("0", "1")) != std::string::npos);
 
-    TapRun refused = runWith(backlog(R"(,"refuse_connection":2)"), R"(,"read_ahead":false)");
+    TapRun refused =
+        runOverThreeTables(backlog(R"(,"refuse_connection":2)"), R"(,"read_ahead":false)");
     CHECK(refused.recordsAndStates() == one.recordsAndStates());
     CHECK(refused.stderrText.find("re-pulling rows on another session failed (cannot connect: "
                                   "too many connections); this session re-pulls every row "
@@ -231,9 +232,9 @@ TEST_CASE(
     "a share the server interrupts (CANCELLED that the tap never asked for) is warned about") {
     // A server's KILL interrupts the query before it ends the connection, and the driver
     // reports an interrupted query as CANCELLED: only a cancel the worker sent is no news.
-    TapRun interrupted =
-        runWith(backlog(R"(,"interrupt_fetches_on_connection":2)"), R"(,"read_ahead":false)");
-    TapRun one = runWith(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
+    TapRun interrupted = runOverThreeTables(backlog(R"(,"interrupt_fetches_on_connection":2)"),
+                                            R"(,"read_ahead":false)");
+    TapRun one = runOverThreeTables(backlog(), R"(,"repull_sessions":1,"read_ahead":false)");
     CHECK(interrupted.recordsAndStates() == one.recordsAndStates());
     const std::string warning =
         "re-pulling rows on another session failed (query execution was interrupted); this "
@@ -245,9 +246,9 @@ TEST_CASE(
 
 TEST_CASE("losing the server while shares run reconnects and resumes from the last STATE") {
     // The fourth re-pull of the process: one of the second page's, both sessions at work.
-    TapRun lost = runWith(backlog(R"(,"lose_connection_at_fetch":4)"),
-                          R"(,"read_ahead":false,"reconnect_max_wait_seconds":1)");
-    TapRun clean = runWith(backlog(), R"(,"repull_sessions":1)");
+    TapRun lost = runOverThreeTables(backlog(R"(,"lose_connection_at_fetch":4)"),
+                                     R"(,"read_ahead":false,"reconnect_max_wait_seconds":1)");
+    TapRun clean = runOverThreeTables(backlog(), R"(,"repull_sessions":1)");
     CHECK(lost.stderrText.find("connection lost") != std::string::npos);
     CHECK(lost.lastState() == clean.lastState());
     // The first page's records, then the second page's again after the reconnect.

@@ -11,16 +11,14 @@
 #include "replay/poll_schedule.hpp"
 
 using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::kOneSession;
 using tapdiffgen::testing::numberedDatabase;
 using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
 
 namespace {
 
-const std::string kTable = numberedTablesSetting(1);
-// A loss at the Nth page read hits the page the test means only when the run reads every page
-// itself (read_ahead_test.cpp has the loss of a second session).
-const char* kOneSession = R"(,"read_ahead":false)";
+const std::string kOneTable = numberedTablesSetting(1);
 
 // The number written just before `name` in the tap's summary line ("20 events").
 long summaryCounter(const std::string& stderrText, const std::string& name) {
@@ -39,7 +37,7 @@ TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
     // by the reconnect would let the run go on until about 3.6 s.
     FakeSetup setup(
         numberedDatabase(1, 60, R"(,"page_delay_ms":300,"lose_connection_at_page":2)"),
-        kTable + kOneSession +
+        kOneTable + kOneSession +
             R"(,"page_size":4,"max_page_size":4,"max_run_seconds":2,"reconnect_max_wait_seconds":1)");
     const auto started = std::chrono::steady_clock::now();
     auto run = runTap({"--config", setup.configPath()});
@@ -54,7 +52,7 @@ TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
 
 TEST_CASE("the summary counts every attempt of the run, not only the last") {
     FakeSetup setup(numberedDatabase(1, 20, R"(,"lose_connection_at_page":3)"),
-                    kTable + kOneSession +
+                    kOneTable + kOneSession +
                         R"(,"page_size":4,"max_page_size":4,"reconnect_max_wait_seconds":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
@@ -103,7 +101,7 @@ TEST_CASE("held ids join one pending range, of which only the gapped parts are r
     FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
                     R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
                         diffgen + R"(],"late":[[2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6]]})",
-                    kTable + R"(,"page_size":1,"max_page_size":1)");
+                    kOneTable + R"(,"page_size":1,"max_page_size":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     std::map<int64_t, int> emitted;

@@ -9,16 +9,13 @@
 #include "engine/fake_database.hpp"
 
 using tapdiffgen::testing::FakeSetup;
+using tapdiffgen::testing::kOneSession;
 using tapdiffgen::testing::numberedDatabase;
 using tapdiffgen::testing::numberedTablesSetting;
 using tapdiffgen::testing::runTap;
 using tapdiffgen::testing::TapRun;
 
 namespace {
-
-// A loss at the Nth page read hits the page the test means only when the run reads every page
-// itself (read_ahead_test.cpp has the loss of a second session).
-const char* kOneSession = R"(,"read_ahead":false)";
 
 // The number written just before `name` in the tap's summary line ("9 diffgen queries").
 long counter(const std::string& stderrText, const std::string& name) {

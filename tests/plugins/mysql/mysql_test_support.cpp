@@ -35,6 +35,11 @@ std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env
     return testing::connectDatabase(plugin(), env, extra, std::move(log));
 }
 
+core::DialectError connectError(const testing::DatabaseEnv& env,
+                                const testing::PluginOptions& extra) {
+    return testing::dialectErrorOf([&] { connect(env, extra); }, "the connection succeeded");
+}
+
 std::string withTable(std::string sql, const std::string& table) {
     for (size_t at = sql.find("@T"); at != std::string::npos; at = sql.find("@T", at)) {
         sql.replace(at, 2, table);

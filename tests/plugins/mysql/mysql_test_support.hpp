@@ -22,6 +22,11 @@ std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env
                                                  const testing::PluginOptions& extra = {},
                                                  std::shared_ptr<testing::LogLines> log = nullptr);
 
+/// The DialectError of connecting with the test database's settings and `extra`; fails the
+/// test when the connection succeeds.
+core::DialectError connectError(const testing::DatabaseEnv& env,
+                                const testing::PluginOptions& extra);
+
 /// `sql` with every "@T" replaced by `table`, so each test case works on tables of its own.
 std::string withTable(std::string sql, const std::string& table);
 

@@ -9,15 +9,6 @@
 
 using namespace tapdiffgen;
 
-namespace {
-
-core::DialectError connectError(const testing::DatabaseEnv& db,
-                                const testing::PluginOptions& extra) {
-    return testing::dialectErrorOf([&] { mytest::connect(db, extra); }, "the connection succeeded");
-}
-
-}  // namespace
-
 TEST_CASE("mysql session: the plugin describes itself and the server") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     auto plugin = mytest::plugin();
@@ -36,7 +27,7 @@ TEST_CASE("mysql session: the plugin describes itself and the server") {
 TEST_CASE("mysql session: a wrong password is UNAUTHENTICATED and never shown") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     const std::string secret = "Wr0ng-Secret-Pass";
-    core::DialectError error = connectError(db, {{"password", secret}});
+    core::DialectError error = mytest::connectError(db, {{"password", secret}});
     CHECK(error.status() == TDG_UNAUTHENTICATED);
     CHECK_FALSE(error.retryable());
     CHECK(error.sqlstate() == "28000");
@@ -45,7 +36,7 @@ TEST_CASE("mysql session: a wrong password is UNAUTHENTICATED and never shown") 
     CHECK(message.find("Access denied") != std::string::npos);
 
     // A user name that happens to equal the password is still masked, wherever it appears.
-    core::DialectError echoed = connectError(db, {{"user", secret}, {"password", secret}});
+    core::DialectError echoed = mytest::connectError(db, {{"user", secret}, {"password", secret}});
     CHECK(std::string(echoed.what()).find(secret) == std::string::npos);
 }
 
@@ -57,36 +48,36 @@ TEST_CASE("mysql session: an unknown database is NOT_FOUND, a closed port is IO"
 CREATE USER IF NOT EXISTS 'tdg_my_global'@'127.0.0.1' IDENTIFIED BY 'gl-secret-1';
 GRANT SELECT ON *.* TO 'tdg_my_global'@'127.0.0.1';
 )SQL");
-    core::DialectError unknown = connectError(db, {{"user", "tdg_my_global"},
-                                                   {"password", "gl-secret-1"},
-                                                   {"database", "tdg_my_no_such_db"}});
+    core::DialectError unknown = mytest::connectError(db, {{"user", "tdg_my_global"},
+                                                           {"password", "gl-secret-1"},
+                                                           {"database", "tdg_my_no_such_db"}});
     CHECK(unknown.status() == TDG_NOT_FOUND);
     CHECK(unknown.sqlstate() == "42000");
     CHECK(std::string(unknown.what()).find("tdg_my_no_such_db") != std::string::npos);
     // ...to others a database they may not use looks the same as a missing one.
-    core::DialectError hidden = connectError(db, {{"database", "tdg_my_no_such_db"}});
+    core::DialectError hidden = mytest::connectError(db, {{"database", "tdg_my_no_such_db"}});
     CHECK(hidden.status() == TDG_UNAUTHORIZED);
     CHECK(std::string(hidden.what()).find("tdg_my_no_such_db") != std::string::npos);
 
-    core::DialectError refused = connectError(db, {{"port", "1"}});
+    core::DialectError refused = mytest::connectError(db, {{"port", "1"}});
     CHECK(refused.status() == TDG_IO);
     CHECK(refused.retryable());
 }
 
 TEST_CASE("mysql session: bad settings are INVALID_ARGUMENT") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
-    CHECK(connectError(db, {{"ssl_mode", "sometimes"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectError(db, {{"port", "http"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectError(db, {{"port", "70000"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectError(db, {{"connect_timeout", "0"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(mytest::connectError(db, {{"ssl_mode", "sometimes"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(mytest::connectError(db, {{"port", "http"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(mytest::connectError(db, {{"port", "70000"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(mytest::connectError(db, {{"connect_timeout", "0"}}).status() == TDG_INVALID_ARGUMENT);
 
     // TLS settings that cannot work are refused before the client library sees them.
-    core::DialectError noCa = connectError(db, {{"ssl_mode", "verify-ca"}});
+    core::DialectError noCa = mytest::connectError(db, {{"ssl_mode", "verify-ca"}});
     CHECK(noCa.status() == TDG_INVALID_ARGUMENT);
     CHECK(std::string(noCa.what()).find("ssl_mode verify-ca needs ssl_root_cert") !=
           std::string::npos);
     for (const char* alone : {"ssl_cert", "ssl_key"}) {
-        core::DialectError half = connectError(db, {{alone, "/nonexistent.pem"}});
+        core::DialectError half = mytest::connectError(db, {{alone, "/nonexistent.pem"}});
         CHECK(half.status() == TDG_INVALID_ARGUMENT);
         CHECK(std::string(half.what()).find("ssl_cert and ssl_key must be given together") !=
               std::string::npos);

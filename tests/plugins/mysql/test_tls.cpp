@@ -42,11 +42,6 @@ private:
     std::string view_;
 };
 
-core::DialectError connectError(const testing::DatabaseEnv& db,
-                                const testing::PluginOptions& extra) {
-    return testing::dialectErrorOf([&] { mytest::connect(db, extra); }, "the connection succeeded");
-}
-
 }  // namespace
 
 TEST_CASE("mysql tls: disable keeps the session in plain text") {
@@ -81,11 +76,11 @@ TEST_CASE("mysql tls: verify-ca accepts the test CA and refuses an unrelated one
     CHECK_FALSE(probe.cipherOf(*verified).empty());
 
     testing::checkTlsRefused(
-        connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
+        mytest::connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
         "TLS/SSL error: self-signed certificate in certificate chain");
-    testing::checkTlsRefused(
-        connectError(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", "/nonexistent/ca.pem"}}),
-        "TLS/SSL error");
+    testing::checkTlsRefused(mytest::connectError(db, {{"ssl_mode", "verify-ca"},
+                                                       {"ssl_root_cert", "/nonexistent/ca.pem"}}),
+                             "TLS/SSL error");
 }
 
 TEST_CASE(
@@ -102,14 +97,15 @@ TEST_CASE(
     // speaks TLS just as well and the client checks the certificate against that name.
     CHECK_FALSE(probe.cipherOf(*mytest::connect(db, verifyFull("localhost", tls.ca))).empty());
 
-    testing::checkTlsRefused(connectError(db, verifyFull("127.0.0.1", tls.ca)),
+    testing::checkTlsRefused(mytest::connectError(db, verifyFull("127.0.0.1", tls.ca)),
                              "TLS/SSL error: Validation of SSL server certificate failed");
     // The right name does not make an unrelated CA acceptable.
-    testing::checkTlsRefused(connectError(db, verifyFull("localhost", tls.otherCa)),
+    testing::checkTlsRefused(mytest::connectError(db, verifyFull("localhost", tls.otherCa)),
                              "TLS/SSL error: self-signed certificate in certificate chain");
     // Nor does the system's CA store know the test CA.
-    testing::checkTlsRefused(connectError(db, {{"host", "localhost"}, {"ssl_mode", "verify-full"}}),
-                             "TLS/SSL error");
+    testing::checkTlsRefused(
+        mytest::connectError(db, {{"host", "localhost"}, {"ssl_mode", "verify-full"}}),
+        "TLS/SSL error");
 }
 
 TEST_CASE("mysql tls: an account that requires X509 gets in with the client certificate only") {
@@ -134,13 +130,13 @@ ALTER USER 'tap_x509'@'%' IDENTIFIED BY 'x509-secret-pw' REQUIRE X509;
                                                {"ssl_key", tls.clientKey}}));
     CHECK_FALSE(probe.cipherOf(*certified).empty());
 
-    core::DialectError encryptedOnly = connectError(db, with({{"ssl_mode", "require"}}));
+    core::DialectError encryptedOnly = mytest::connectError(db, with({{"ssl_mode", "require"}}));
     CHECK(encryptedOnly.status() == TDG_UNAUTHENTICATED);
     CHECK(encryptedOnly.sqlstate() == "28000");
     CHECK_MESSAGE(std::string(encryptedOnly.what()).find("Access denied for user 'tap_x509'") !=
                       std::string::npos,
                   std::string(encryptedOnly.what()));
-    core::DialectError plain = connectError(db, with({{"ssl_mode", "disable"}}));
+    core::DialectError plain = mytest::connectError(db, with({{"ssl_mode", "disable"}}));
     CHECK(plain.status() == TDG_UNAUTHENTICATED);
     CHECK_MESSAGE(
         std::string(plain.what()).find("Access denied for user 'tap_x509'") != std::string::npos,

@@ -24,7 +24,7 @@ bool isUtcMillis(const std::string& text) {
 }
 
 // ids 1..10 without 4 and 7; tables a and b.
-const char* kLog = R"SQL(
+const char* kGappedLog = R"SQL(
 CREATE TABLE log (id INTEGER PRIMARY KEY AUTOINCREMENT, tablename TEXT NOT NULL, table_id TEXT,
                   op TEXT, ts_created TEXT);
 INSERT INTO log (id, tablename, table_id, op) VALUES
@@ -36,7 +36,7 @@ INSERT INTO log (id, tablename, table_id, op) VALUES
 
 TEST_CASE("diffgen pages honour after, up_to, limit and the table filter") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kGappedLog);
     auto connection = sqlitetest::connect(db.path());
     core::TableRef log{"", "log"};
     const std::vector<std::string> both = {"a", "b"};
@@ -132,7 +132,7 @@ INSERT INTO log VALUES
 
 TEST_CASE("the highest id, an empty log, and a horizon that is final at once") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kGappedLog);
     db.exec(
         "CREATE TABLE empty_log (id INTEGER PRIMARY KEY, tablename TEXT, table_id TEXT,"
         " op TEXT, ts_created TEXT)");

@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const char* kLog = R"SQL(
+const char* kOneEventLog = R"SQL(
 CREATE TABLE diffgen (id INTEGER PRIMARY KEY AUTOINCREMENT, tablename TEXT NOT NULL,
                       table_id TEXT NOT NULL, op TEXT NOT NULL, ts_created TEXT);
 INSERT INTO diffgen (tablename, table_id, op) VALUES ('t', '1', 'i');
@@ -70,7 +70,7 @@ private:
 TEST_CASE("the plugin names itself sqlite and reports the library version") {
     CHECK(sqlitetest::plugin()->dialect() == "sqlite");
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     auto connection = sqlitetest::connect(db.path());
     CHECK(connection->serverVersion() == std::string("SQLite ") + sqlite3_libversion());
     CHECK(connection->serverVersion().rfind("SQLite 3.", 0) == 0);
@@ -95,7 +95,7 @@ TEST_CASE("bad settings and files that are no database are refused") {
     CHECK(testing::statusOf([&] { sqlitetest::connect(text); }) == TDG_INVALID_DATA);
 
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     CHECK(testing::statusOf([&] {
               sqlitetest::connect(db.path(), {{"connect_timeout", "0"}});
           }) == TDG_INVALID_ARGUMENT);
@@ -106,7 +106,7 @@ TEST_CASE("bad settings and files that are no database are refused") {
 
 TEST_CASE("server settings are ignored with a debug line that never shows the password") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     auto log = std::make_shared<testing::LogLines>();
     auto connection = sqlitetest::connect(db.path(),
                                           {{"host", "db.example"},
@@ -127,7 +127,7 @@ TEST_CASE("server settings are ignored with a debug line that never shows the pa
 
 TEST_CASE("reading never changes the file and leaves no journal or transaction behind") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     auto before = std::filesystem::last_write_time(db.path());
     auto size = std::filesystem::file_size(db.path());
     {
@@ -145,7 +145,7 @@ TEST_CASE("reading never changes the file and leaves no journal or transaction b
 
 TEST_CASE("rollback journal: an open write transaction does not block a read") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     auto connection = sqlitetest::connect(db.path());
     sqlitetest::Writer writer(db.path());
     writer.exec(
@@ -160,7 +160,7 @@ TEST_CASE("rollback journal: an open write transaction does not block a read") {
 
 TEST_CASE("rollback journal: a read waits for a writer's exclusive lock, up to connect_timeout") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     auto connection = sqlitetest::connect(db.path(), {{"connect_timeout", "1"}});
     {
         LockHolder holder(db.path(),
@@ -193,7 +193,7 @@ TEST_CASE("rollback journal: a read waits for a writer's exclusive lock, up to c
 
 TEST_CASE("WAL: a read runs beside an open write transaction and sees only commits") {
     sqlitetest::TempDatabase db;
-    db.exec(kLog);
+    db.exec(kOneEventLog);
     db.exec("PRAGMA journal_mode = WAL");
     auto connection = sqlitetest::connect(db.path());
     sqlitetest::Writer writer(db.path());
