@@ -55,16 +55,37 @@ done
 
 printf 'format-check: %s, %d files\n' "$($formatter --version | head -n 1)" "${#sources[@]}" >&2
 
+# TDG_JOBS formatters at a time, a few dozen files each, each writing to a file of its own so
+# that their reports do not interleave. A file that needs formatting shows as
+# "FILE:LINE:COL: error: code should be clang-formatted [-Wclang-format-violations]"; any other
+# diagnostic means clang-format itself failed. xargs exits 123 when an invocation exited 1 to
+# 125 (which includes finding violations) and with another non-zero status when one could not
+# run or was killed.
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+xargs_status=0
+# shellcheck disable=SC2016 # expanded by the inner shell
+printf '%s\0' "${sources[@]}" |
+    xargs -0 -P "${TDG_JOBS:-2}" -n 32 sh -c \
+        'out=$(mktemp -p "$1" batch.XXXXXX) && shift &&
+         exec "$0" --style=file --dry-run -Werror "$@" 2>"$out"' "$formatter" "$reports" ||
+    xargs_status=$?
+report=$(cat "$reports"/batch.* 2>/dev/null || true)
 offenders=()
-for file in "${sources[@]}"; do
-    if ! output=$("$formatter" --style=file --dry-run -Werror "$file" 2>&1); then
-        if [[ $output != *clang-format-violations* ]]; then
-            printf 'format-check: %s failed on %s:\n%s\n' "$formatter" "$file" "$output" >&2
-            exit 2
-        fi
-        offenders+=("$file")
-    fi
-done
+while IFS= read -r line; do
+    [[ $line =~ ^(.+):[0-9]+:[0-9]+:\ error:\ .*\[-Wclang-format-violations\]$ ]] || continue
+    offenders+=("${BASH_REMATCH[1]}")
+done <<<"$report"
+if ((${#offenders[@]} > 0)); then
+    mapfile -t offenders < <(printf '%s\n' "${offenders[@]}" | sort -u)
+fi
+failures=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: error: ' <<<"$report" |
+    grep -v -- '-Wclang-format-violations' | sort -u | head -n 20 || true)
+if [[ -n $failures ]] || ((xargs_status != 0 && xargs_status != 123)) ||
+    ((xargs_status == 123 && ${#offenders[@]} == 0)); then
+    printf 'format-check: %s failed:\n%s\n' "$formatter" "${failures:-$(head -n 20 <<<"$report")}" >&2
+    exit 2
+fi
 
 if ((${#offenders[@]} == 0)); then
     printf 'format-check: all files formatted\n' >&2
