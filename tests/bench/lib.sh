@@ -211,6 +211,53 @@ best_of() {
     cp "$WORK/$label.${best[4]}.err" "$WORK/$label.err"
 }
 
+# take_turns COUNT DIALECT KEY NAME=RUNNER...: COUNT rounds, each running every runner script
+# once (bash RUNNER), the order rotating from round to round so that none always follows the
+# same one. Best-of runs of one command after another are minutes apart, and on a shared
+# machine that alone moves the ratio between them by more than the differences measured; in
+# rounds taking turns every command sees the same minutes. For each NAME: the fastest run's
+# figures under KEY:NAME_wall, _cpu, _rss and _server_cpu with its stderr in
+# $WORK/NAME-LABEL.err (LABEL is KEY with '-' for ':'), and each round's wall, one a line in
+# round order, under KEY:NAME_walls.
+take_turns() {
+    local count=$1 dialect=$2 key=$3 round i slot name label pair names=() runners=()
+    shift 3
+    for pair in "$@"; do
+        names+=("${pair%%=*}")
+        runners+=("${pair#*=}")
+    done
+    local -A walls=()
+    for ((round = 1; round <= count; round++)); do
+        for ((i = 0; i < ${#names[@]}; i++)); do
+            slot=$(((i + round - 1) % ${#names[@]}))
+            name=${names[slot]}
+            label=$name-${key//:/-}
+            measure "$dialect" "$label.$round" bash "${runners[slot]}"
+            log "  $name, round $round: $(fmt %.2f "$M_WALL") s"
+            walls[$name]+="$M_WALL"$'\n'
+            if [[ -z ${RESULT[$key:${name}_wall]:-} ]] ||
+                (($(calc "$M_WALL < ${RESULT[$key:${name}_wall]}"))); then
+                put "$key:${name}_wall" "$M_WALL"
+                put "$key:${name}_cpu" "$M_CLIENT_CPU"
+                put "$key:${name}_rss" "$M_RSS"
+                put "$key:${name}_server_cpu" "$M_SERVER_CPU"
+                cp "$WORK/$label.$round.err" "$WORK/$label.err"
+            fi
+        done
+    done
+    for name in "${names[@]}"; do put "$key:${name}_walls" "${walls[$name]}"; done
+}
+
+# turn_ratios KEY NUMERATOR DENOMINATOR -> "median lowest highest" over the rounds of
+# NUMERATOR's wall divided by DENOMINATOR's (take_turns' KEY:NAME_walls).
+turn_ratios() {
+    local ratios
+    ratios=$(paste <(printf '%s' "${RESULT[$1:${2}_walls]}") \
+        <(printf '%s' "${RESULT[$1:${3}_walls]}") | awk 'NF == 2 { print $1 / $2 }' | sort -g)
+    # shellcheck disable=SC2086 # one number a word
+    printf '%s %s %s\n' "$(median $ratios)" "$(head -n 1 <<<"$ratios")" "$(tail -n 1 <<<"$ratios")"
+}
+
 # command_line WORD... -> the words as one shell command line, for a runner script.
 command_line() {
     printf '%q ' "$@"

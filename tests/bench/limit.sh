@@ -193,10 +193,10 @@ limit_runner() {
     printf '%s' "$runner"
 }
 
-# limit_measure DIALECT PREFIX T: the client form, whole (best of $REPEAT), then its page reads
-# alone and its fetches alone; then the tap's form, whole (best of $REPEAT). Results under
-# limit_* and limit_tap_*.
-limit_measure() {
+# limit_prepare DIALECT PREFIX T: the statements of the client form (whole, page reads alone,
+# fetches alone) and of the tap's form, and their runners: $WORK/limit-DIALECT-PREFIX-PART.sh
+# for PART all, pages, fetches and tap.
+limit_prepare() {
     local dialect=$1 prefix=$2 tables=$3 key=$1:$2 base part
     base=$WORK/limit-$dialect-$prefix
     "${dialect}_limit_statements" client "$prefix" "$tables" >"$base.tsv"
@@ -204,19 +204,22 @@ limit_measure() {
     awk -F'\t' '$1 == 0' "$base.tsv" | cut -f2- >"$base-pages.sql"
     awk -F'\t' '$1 == 1' "$base.tsv" | cut -f2- >"$base-fetches.sql"
     "${dialect}_limit_statements" tap "$prefix" "$tables" | cut -f2- >"$base-tap.sql"
+    for part in all pages fetches tap; do limit_runner "$dialect" "$base-$part.sql" >/dev/null; done
+    put "$key:limit_statements" "$(wc -l <"$base-all.sql")"
     log "  limit: $(wc -l <"$base-pages.sql") page statements, $(wc -l <"$base-fetches.sql") fetch queries" \
         "($(($(wc -l <"$base-tap.sql") - $(wc -l <"$base-pages.sql"))) in the tap's form)"
-    # The split only says which half costs what: one run each.
-    for part in all pages fetches tap; do
-        best_of "$([[ $part == all || $part == tap ]] && printf '%s' "$REPEAT" || printf 1)" \
-            "$dialect" "limit-$part-$dialect-$prefix" bash "$(limit_runner "$dialect" "$base-$part.sql")"
+}
+
+# limit_parts_measure DIALECT PREFIX: the page reads alone and the fetches alone, once each
+# (the split only says which half costs what). Results under limit_pages_* and limit_fetches_*.
+limit_parts_measure() {
+    local dialect=$1 prefix=$2 key=$1:$2 part
+    for part in pages fetches; do
+        measure "$dialect" "limit-$part-$dialect-$prefix" bash "$WORK/limit-$dialect-$prefix-$part.sh"
         put "$key:limit_${part}_wall" "$M_WALL"
         put "$key:limit_${part}_cpu" "$M_CLIENT_CPU"
         put "$key:limit_${part}_server_cpu" "$M_SERVER_CPU"
     done
-    put "$key:limit_statements" "$(wc -l <"$base-all.sql")"
-    log "  limit: $(fmt %.2f "${RESULT[$key:limit_all_wall]}") s" \
-        "(pages alone $(fmt %.2f "${RESULT[$key:limit_pages_wall]}") s," \
-        "fetches alone $(fmt %.2f "${RESULT[$key:limit_fetches_wall]}") s;" \
-        "the tap's statements $(fmt %.2f "${RESULT[$key:limit_tap_wall]}") s)"
+    log "  limit: pages alone $(fmt %.2f "${RESULT[$key:limit_pages_wall]}") s," \
+        "fetches alone $(fmt %.2f "${RESULT[$key:limit_fetches_wall]}") s"
 }

@@ -2,7 +2,9 @@
 # The reference: the database's own JSON export, by its own client, of as many rows as the tap
 # emitted records, from the same tables (the first rows of each; a table gets R/T of them).
 
-reference_measure() {
+# reference_runner DIALECT PREFIX T -> the export's runner script; needs the tap's record
+# count under DIALECT:PREFIX:records.
+reference_runner() {
     local dialect=$1 prefix=$2 tables=$3 key=$1:$2 rows t=0 n table runner words=()
     rows=${RESULT[$key:records]}
     runner=$WORK/reference-$dialect-$prefix.sh
@@ -18,11 +20,7 @@ reference_measure() {
             command_line "${words[@]}" -e "SELECT $(my_json_object) FROM $table LIMIT $n" >>"$runner"
         fi
     done < <(workload_tables "$prefix" "$tables")
-    best_of "$REPEAT" "$dialect" "reference-$dialect-$prefix" bash "$runner"
-    put "$key:reference_wall" "$M_WALL"
-    put "$key:reference_cpu" "$M_CLIENT_CPU"
-    put "$key:reference_server_cpu" "$M_SERVER_CPU"
-    log "  JSON export of $rows rows: $(fmt %.2f "$M_WALL") s"
+    printf '%s' "$runner"
 }
 
 # JSON_OBJECT('id', id, 'qty', qty, ...)

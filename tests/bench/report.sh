@@ -53,6 +53,23 @@ time_row() {
         "$(fmt %.2f "${RESULT[$key:limit_fetches_wall]}")"
 }
 
+# ratio_cell KEY OTHER -> "median (lowest–highest)" over the rounds of OTHER's wall divided by
+# the tap's: the tap's rate over OTHER's, as both handle the same records.
+ratio_cell() {
+    local median low high
+    read -r median low high < <(turn_ratios "$1" "$2" tap)
+    printf '%s (%s–%s)' "$(fmt %.2f "$median")" "$(fmt %.2f "$low")" "$(fmt %.2f "$high")"
+}
+
+# rounds_row DIALECT N T: the ratios of the main table, round by round.
+rounds_row() {
+    local key
+    key=$1:$(workload_prefix "$2" "$3")
+    printf '| %s | %s × %s | %s | %s | %s |\n' "$(dialect_name "$1")" "$(group "$2")" "$3" \
+        "$(ratio_cell "$key" reference)" "$(ratio_cell "$key" limit_all)" \
+        "$(ratio_cell "$key" limit_tap)"
+}
+
 # micros DIALECT N T -> the tap's µs per event for that workload.
 micros() {
     local key
@@ -76,8 +93,12 @@ rows_per_run() {
 report_print() {
     local dialect big small wide
     printf '\n## tap-diffgen throughput (%s)\n\n' "$(date -u +%Y-%m-%d)"
-    printf '%s cores (%s), CPUs %s%% busy before measuring; best of %s runs each.' \
-        "$(nproc)" "$(uname -r)" "$CPU_BUSY_BEFORE" "$REPEAT"
+    printf '%s cores (%s), CPUs %s%% busy before measuring; the tap, the export, the limit and' \
+        "$(nproc)" "$(uname -r)" "$CPU_BUSY_BEFORE"
+    printf ' the limit in the tap'"'"'s statements run in %s rounds taking turns; best of the %s' \
+        "$REPEAT" "$REPEAT"
+    printf ' runs each.'
+
     if [[ " $* " == *" my "* ]]; then
         printf " MariaDB's InnoDB buffer pool: %s MiB." \
             "$(($(my_admin -e "SELECT @@innodb_buffer_pool_size") / 1048576))"
@@ -100,6 +121,13 @@ report_print() {
     printf 'a page'"'"'s fetches as one multi-statement query), '
     printf 'rows to /dev/null. *limit, tap'"'"'s statements*: the statements the tap sends, as '
     printf 'the drivers batch them, sent by the same clients (the limit of earlier runs).\n\n'
+
+    printf '| database | events × tables | tap ÷ export, by round | tap ÷ limit, by round |'
+    printf ' tap ÷ limit in the tap'"'"'s statements, by round |\n'
+    printf '|---|---|---:|---:|---:|\n'
+    rows_per_run rounds_row "$@"
+    printf '\n*by round*: each round'"'"'s ratio, median (lowest–highest) over the %s rounds.\n\n' \
+        "$REPEAT"
 
     printf '| database | events × tables | tap wall | tap CPU | server CPU during the tap |'
     printf ' tap sync time | limit: all | server CPU during the limit | limit: page reads alone |'

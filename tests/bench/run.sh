@@ -22,7 +22,8 @@ usage: bash tests/bench/run.sh [options]
   --wide-tables W     tables of the width run, same N (default 16)
   --widest-tables X   tables of the second width run, same N (default 64)
   --dialect D         postgres, mysql or all (default all)
-  --repeat K          runs per measurement, the best is kept (default 3)
+  --repeat K          rounds of the tap, the export and the limits taking turns on each
+                      workload, and runs of the start-up rows (default 3)
   --width-rounds K    rounds of the tap over N × T, N × W and N × X taking turns (default 15;
                       0: none)
   --quick             --events 100000 --repeat 1 --width-rounds 3 --rtt-rounds 3: a few minutes
@@ -253,12 +254,26 @@ measure_workload() {
     prefix=$(workload_prefix "$n" "$tables")
     "${dialect}_quiesce"
     log "$dialect: measuring $prefix"
+    local key=$dialect:$prefix tap limit=$WORK/limit-$dialect-$prefix rss_mib
+    tap=$(tap_runner "$dialect" "$prefix" "$tables")
     # One run first, not counted: the server's cache then holds what the tap and the limit
     # read, whichever workload ran before (the caches hold one 1M-event workload, not three).
-    measure "$dialect" "warm-$dialect-$prefix" "$TAP" --config "$(tap_config "$dialect" "$prefix" "$tables")"
-    tap_measure "$dialect" "$prefix" "$tables"
-    reference_measure "$dialect" "$prefix" "$tables"
-    limit_measure "$dialect" "$prefix" "$tables"
+    # Its summary gives the record count the export needs.
+    measure "$dialect" "warm-$dialect-$prefix" bash "$tap"
+    tap_summary "$key" "$WORK/warm-$dialect-$prefix.err"
+    limit_prepare "$dialect" "$prefix" "$tables"
+    take_turns "$REPEAT" "$dialect" "$key" tap="$tap" \
+        reference="$(reference_runner "$dialect" "$prefix" "$tables")" \
+        limit_all="$limit-all.sh" limit_tap="$limit-tap.sh"
+    tap_summary "$key" "$WORK/tap-$dialect-$prefix.err"
+    rss_mib=$((${RESULT[$key:tap_rss]} / 1024))
+    log "  tap: ${RESULT[$key:summary]}; best $(fmt %.2f "${RESULT[$key:tap_wall]}") s wall," \
+        "$(fmt %.2f "${RESULT[$key:tap_cpu]}") s tap CPU, $(fmt %.2f "${RESULT[$key:tap_server_cpu]}") s" \
+        "server CPU, peak RSS $rss_mib MiB"
+    log "  best: JSON export $(fmt %.2f "${RESULT[$key:reference_wall]}") s, limit" \
+        "$(fmt %.2f "${RESULT[$key:limit_all_wall]}") s, the tap's statements" \
+        "$(fmt %.2f "${RESULT[$key:limit_tap_wall]}") s"
+    limit_parts_measure "$dialect" "$prefix"
     if ((RTT_MS)) && [[ $n == "$SMALL_EVENTS" && $tables == "$TABLES" ]]; then
         rtt_measure "$dialect" "$prefix" "$tables"
     fi

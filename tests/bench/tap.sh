@@ -22,28 +22,28 @@ JSON
     printf '%s' "$file"
 }
 
-# tap_measure DIALECT PREFIX T: best of $REPEAT runs; stores tap.* results under DIALECT:PREFIX.
-tap_measure() {
-    local dialect=$1 prefix=$2 tables=$3 config label summary
-    config=$(tap_config "$dialect" "$prefix" "$tables")
-    label=tap-$dialect-$prefix
-    best_of "$REPEAT" "$dialect" "$label" "$TAP" --config "$config"
-    summary=$(grep -o 'sync done: .*' "$WORK/$label.err" | tail -n 1)
+# tap_runner DIALECT PREFIX T -> a runner script that runs the tap over that workload (exec,
+# so that the peak RSS measured is the tap's).
+tap_runner() {
+    local runner=$WORK/tap-$1-$2.sh
+    printf 'exec %s\n' "$(command_line "$TAP" --config "$(tap_config "$@")")" >"$runner"
+    printf '%s' "$runner"
+}
+
+# tap_summary KEY ERR: the counts of the tap's `sync done:` line in ERR (events, records,
+# diffgen and re-pull queries, sync time) under KEY.
+tap_summary() {
+    local key=$1 summary
+    summary=$(grep -o 'sync done: .*' "$2" | tail -n 1)
     local pattern='sync done: ([0-9]+) events, ([0-9]+) records, ([0-9]+) diffgen queries, ([0-9]+) re-pull queries in ([0-9.e+-]+) s'
     [[ $summary =~ $pattern ]] || {
-        tdg_log_tail "$WORK/$label.err"
+        tdg_log_tail "$2"
         die "no 'sync done' line from the tap"
     }
-    local key=$dialect:$prefix
     put "$key:events" "${BASH_REMATCH[1]}"
     put "$key:records" "${BASH_REMATCH[2]}"
     put "$key:diffgen_queries" "${BASH_REMATCH[3]}"
     put "$key:repull_queries" "${BASH_REMATCH[4]}"
     put "$key:sync_seconds" "${BASH_REMATCH[5]}"
-    put "$key:tap_wall" "$M_WALL"
-    put "$key:tap_cpu" "$M_CLIENT_CPU"
-    put "$key:tap_rss" "$M_RSS"
-    put "$key:tap_server_cpu" "$M_SERVER_CPU"
-    log "  tap: $summary; $(fmt %.2f "$M_WALL") s wall, $(fmt %.2f "$M_CLIENT_CPU") s tap CPU," \
-        "$(fmt %.2f "$M_SERVER_CPU") s server CPU, peak RSS $((M_RSS / 1024)) MiB"
+    put "$key:summary" "$summary"
 }
