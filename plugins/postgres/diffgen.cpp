@@ -55,10 +55,6 @@ SnapshotSql snapshotSql(const Session& session) {
             xmax + " + pg_catalog.age((" + xmax + " % 4294967296)::text::xid)"};
 }
 
-std::string tableSql(const sdk::TableName& table) {
-    return sdk::quoteTableName(table.schema, table.name, '"');
-}
-
 int64_t parseInt64(std::string_view text, const char* what) {
     int64_t value = 0;
     auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -32,10 +32,6 @@ private:
 
 std::string quoted(std::string_view name) { return sdk::quoteIdentifier(name, '"'); }
 
-std::string tableSql(const sdk::TableName& table) {
-    return sdk::quoteTableName(table.schema, table.name, '"');
-}
-
 const PgColumn& columnNamed(const TableDescription& description, const sdk::TableName& table,
                             std::string_view name) {
     const PgColumn* column = description.find(name);

@@ -1,6 +1,7 @@
 #include "statement.hpp"
 
 #include "errors.hpp"
+#include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::postgres {
 Params& Params::add(std::optional<std::string> value, Oid type) {
@@ -32,6 +33,10 @@ bool sendPrepared(PGconn* connection, const std::string& name, const Params& par
     RawParams raw(params);
     return PQsendQueryPrepared(connection, name.c_str(), raw.count(), raw.values.data(), nullptr,
                                nullptr, 0) != 0;
+}
+
+std::string tableSql(const sdk::TableName& table) {
+    return sdk::quoteTableName(table.schema, table.name, '"');
 }
 
 std::string quoteLiteral(PGconn* connection, std::string_view value, const std::string& context) {

@@ -50,6 +50,9 @@ bool sendPrepared(PGconn* connection, const std::string& name, const Params& par
 /// cannot escape it (bytes that are not valid in the session's encoding).
 std::string quoteLiteral(PGconn* connection, std::string_view value, const std::string& context);
 
+/// `table` as SQL: its name, schema-qualified when it has a schema, each part quoted.
+std::string tableSql(const sdk::TableName& table);
+
 /// The error of a failed statement (`result` may be null), naming `context`. For a statement
 /// run under `name` (empty: unnamed) the session's NamedStatements learns of it first.
 sdk::DriverError statementError(Session& session, PGconn* connection, const PGresult* result,

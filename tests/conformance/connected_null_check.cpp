@@ -12,18 +12,18 @@
 namespace tapdiffgen::conformance {
 namespace {
 
-constexpr int kProbeTimeoutSeconds = 60;
+constexpr int kConnectedProbeTimeoutSeconds = 60;
 
 using Invoke = std::function<TdgStatus(const TdgDriver&, TdgConnection*, TdgError*)>;
 
-struct Probe {
+struct ConnectedProbe {
     const char* call;
     Invoke invoke;
 };
 
 int32_t ignoreBatch(void*, const TdgRowBatch*) { return 0; }
 
-std::vector<Probe> probes() {
+std::vector<ConnectedProbe> probes() {
     return {
         {"server_version(connection, NULL, 64, error)",
          [](const TdgDriver& d, TdgConnection* c, TdgError* e) {
@@ -62,7 +62,7 @@ std::vector<Probe> probes() {
     };
 }
 
-std::string runProbe(const LiveContext& context, const Probe& probe) {
+std::string runProbe(const LiveContext& context, const ConnectedProbe& probe) {
     const TdgDriver& driver = context.subject->driver();
     TdgConnection* connection = connectRaw(context, driver);
     TdgError error{};
@@ -84,12 +84,12 @@ std::string runProbe(const LiveContext& context, const Probe& probe) {
 }  // namespace
 
 std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles&) {
-    std::vector<Probe> list = probes();
+    std::vector<ConnectedProbe> list = probes();
     std::vector<IsolatedProbe> isolated;
-    for (const Probe& probe : list) {
+    for (const ConnectedProbe& probe : list) {
         isolated.push_back({probe.call, [&context, &probe] { return runProbe(context, probe); }});
     }
-    runProbes(isolated, kProbeTimeoutSeconds);
+    runProbes(isolated, kConnectedProbeTimeoutSeconds);
     return std::to_string(list.size()) + " calls with NULL pointers answered INVALID_ARGUMENT";
 }
 

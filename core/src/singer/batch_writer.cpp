@@ -23,14 +23,15 @@ using Poco::JSON::Object;
 constexpr size_t kWriteChunk = 256u << 10;
 constexpr const char* kFileScheme = "file://";
 
-[[noreturn]] void fail(const std::string& problem) {
+[[noreturn]] void failBatchConfig(const std::string& problem) {
     throw ConfigError("batch_config: " + problem);
 }
 
 Object::Ptr objectAt(const Object& parent, const std::string& key) {
     if (!parent.has(key)) return nullptr;
     const Var value = parent.get(key);
-    if (jsonvalue::kindOf(value) != jsonvalue::Kind::Object) fail(key + " must be an object");
+    if (jsonvalue::kindOf(value) != jsonvalue::Kind::Object)
+        failBatchConfig(key + " must be an object");
     return value.extract<Object::Ptr>();
 }
 
@@ -38,7 +39,8 @@ std::string stringAt(const Object& parent, const std::string& key, const std::st
                      const std::string& fallback) {
     if (!parent.has(key) || parent.get(key).isEmpty()) return fallback;
     const Var value = parent.get(key);
-    if (jsonvalue::kindOf(value) != jsonvalue::Kind::String) fail(path + " must be a string");
+    if (jsonvalue::kindOf(value) != jsonvalue::Kind::String)
+        failBatchConfig(path + " must be a string");
     return value.toString();
 }
 
@@ -50,34 +52,37 @@ std::optional<BatchSettings> parseBatchConfig(const Var& value) {
     BatchSettings settings;
     const Object::Ptr encoding = objectAt(*config, "encoding");
     if (!encoding)
-        fail("encoding is required ({\"format\": \"jsonl\", \"compression\": \"gzip\"})");
+        failBatchConfig(
+            "encoding is required ({\"format\": \"jsonl\", \"compression\": \"gzip\"})");
     const std::string format = stringAt(*encoding, "format", "encoding.format", "");
     if (format != "jsonl")
-        fail("encoding.format " + jsonvalue::pythonRepr(format) + " is not 'jsonl'");
+        failBatchConfig("encoding.format " + jsonvalue::pythonRepr(format) + " is not 'jsonl'");
     const std::string compression =
         stringAt(*encoding, "compression", "encoding.compression", "gzip");
     if (compression != "gzip" && compression != "none") {
-        fail("encoding.compression " + jsonvalue::pythonRepr(compression) +
-             " is not one of 'gzip', 'none'");
+        failBatchConfig("encoding.compression " + jsonvalue::pythonRepr(compression) +
+                        " is not one of 'gzip', 'none'");
     }
     settings.gzip = compression == "gzip";
     const Object::Ptr storage = objectAt(*config, "storage");
-    if (!storage) fail("storage is required ({\"root\": \"file:///path/to/folder\"})");
+    if (!storage) failBatchConfig("storage is required ({\"root\": \"file:///path/to/folder\"})");
     const std::string root = stringAt(*storage, "root", "storage.root", "");
     if (root.rfind(kFileScheme, 0) != 0 || root.size() <= std::strlen(kFileScheme)) {
-        fail("storage.root " + jsonvalue::pythonRepr(root) + " is not a file:// URL of a folder");
+        failBatchConfig("storage.root " + jsonvalue::pythonRepr(root) +
+                        " is not a file:// URL of a folder");
     }
     settings.root = root.substr(std::strlen(kFileScheme));
     if (settings.root.empty() || settings.root[0] != '/') {
-        fail("storage.root " + jsonvalue::pythonRepr(root) +
-             " must name an absolute path (file:///…)");
+        failBatchConfig("storage.root " + jsonvalue::pythonRepr(root) +
+                        " must name an absolute path (file:///…)");
     }
     while (settings.root.size() > 1 && settings.root.back() == '/') settings.root.pop_back();
     settings.prefix = stringAt(*storage, "prefix", "storage.prefix", "");
-    if (settings.prefix.find('/') != std::string::npos) fail("storage.prefix may not contain '/'");
+    if (settings.prefix.find('/') != std::string::npos)
+        failBatchConfig("storage.prefix may not contain '/'");
     if (config->has("batch_size") && !config->get("batch_size").isEmpty()) {
         const auto size = jsonvalue::toInt64(config->get("batch_size"));
-        if (!size || *size < 1) fail("batch_size must be a positive integer");
+        if (!size || *size < 1) failBatchConfig("batch_size must be a positive integer");
         settings.batchSize = *size;
     }
     return settings;
@@ -87,8 +92,8 @@ void checkBatchStorage(const BatchSettings& settings) {
     const std::string probe = settings.root + "/.tap-diffgen-probe-" + std::to_string(::getpid());
     std::FILE* file = std::fopen(probe.c_str(), "wb");
     if (!file) {
-        fail("storage.root 'file://" + settings.root +
-             "' cannot be written: " + std::strerror(errno));
+        failBatchConfig("storage.root 'file://" + settings.root +
+                        "' cannot be written: " + std::strerror(errno));
     }
     std::fclose(file);
     std::remove(probe.c_str());

@@ -30,11 +30,11 @@ using tapdiffgen::testing::TapRun;
 
 namespace {
 
-const std::string kTables = numberedTablesSetting(2);
+const std::string kTwoTables = numberedTablesSetting(2);
 
 TapRun runWith(const std::string& databaseJson, const std::string& settings,
                const std::vector<std::string>& extraArguments = {}) {
-    FakeSetup setup(databaseJson, kTables + settings);
+    FakeSetup setup(databaseJson, kTwoTables + settings);
     std::vector<std::string> arguments = {"--config", setup.configPath()};
     for (const std::string& argument : extraArguments) {
         arguments.push_back(argument.rfind("state:", 0) == 0
@@ -118,7 +118,7 @@ TEST_CASE("a failing second session leaves every page to the main one, nothing l
 }
 
 TEST_CASE("a page read ahead is handed out only for exactly its query") {
-    FakeSetup setup(numberedDatabase(2, 12), kTables);
+    FakeSetup setup(numberedDatabase(2, 12), kTwoTables);
     auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};
@@ -159,7 +159,7 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
     streams->add("t1", {&key, false});
     const PageQuery query{TableRef{"", "diffgen"}, 0, INT64_MAX, 12, {"t0", "t1"}};
 
-    FakeSetup setup(numberedDatabase(2, 12), kTables);
+    FakeSetup setup(numberedDatabase(2, 12), kTwoTables);
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};
     PageReadAhead readAhead([&] { return std::make_unique<DialectConnection>(plugin, options); });
@@ -178,7 +178,7 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
     CHECK(read->plan->streams()[1].findUpsert(upserts[1].key) == 1);
 
     // A bad event leaves the plan to the replay; the page itself is served.
-    FakeSetup bad(withBadEvent(), kTables);
+    FakeSetup bad(withBadEvent(), kTwoTables);
     const std::vector<std::pair<std::string, std::string>> badOptions = {
         {"database", bad.dir() + "/database.json"}};
     PageReadAhead badAhead([&] { return std::make_unique<DialectConnection>(plugin, badOptions); });
@@ -194,9 +194,9 @@ TEST_CASE("a bad event on a page read ahead fails or is skipped as on one sessio
         CAPTURE(policy);
         const std::string settings =
             R"(,"page_size":4,"max_page_size":4,"on_bad_event":")" + policy + "\"";
-        FakeSetup aheadSetup(withBadEvent(), kTables + settings + R"(,"log_level":"debug")");
+        FakeSetup aheadSetup(withBadEvent(), kTwoTables + settings + R"(,"log_level":"debug")");
         TapRun ahead = runTap({"--config", aheadSetup.configPath()});
-        FakeSetup aloneSetup(withBadEvent(), kTables + settings + R"(,"read_ahead":false)");
+        FakeSetup aloneSetup(withBadEvent(), kTwoTables + settings + R"(,"read_ahead":false)");
         TapRun alone = runTap({"--config", aloneSetup.configPath()});
         CHECK(ahead.exitCode == alone.exitCode);
         CHECK(ahead.recordsAndStates() == alone.recordsAndStates());
@@ -227,7 +227,7 @@ TEST_CASE("a second session that cannot connect is not tried again") {
 }
 
 TEST_CASE("closing while a read runs interrupts it") {
-    FakeSetup setup(numberedDatabase(2, 12, R"(,"page_delay_ms":3000)"), kTables);
+    FakeSetup setup(numberedDatabase(2, 12, R"(,"page_delay_ms":3000)"), kTwoTables);
     auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};

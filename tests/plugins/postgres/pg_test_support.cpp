@@ -19,6 +19,11 @@ std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env
     return testing::connectDatabase(plugin(), env, extra, std::move(log));
 }
 
+core::DialectError connectFailure(const testing::DatabaseEnv& env,
+                                  const testing::PluginOptions& extra) {
+    return testing::dialectErrorOf([&] { connect(env, extra); }, "connect succeeded");
+}
+
 RawSession::RawSession(const testing::DatabaseEnv& env) {
     const char* keywords[] = {"host", "port", "user", "password", "dbname", nullptr};
     const char* values[] = {env.host.c_str(),     env.port.c_str(),     env.user.c_str(),

@@ -20,6 +20,11 @@ std::unique_ptr<core::DialectConnection> connect(const testing::DatabaseEnv& env
                                                  const testing::PluginOptions& extra = {},
                                                  std::shared_ptr<testing::LogLines> log = nullptr);
 
+/// The DialectError of connecting with the test database's settings and `extra`; fails the
+/// test when the connection succeeds.
+core::DialectError connectFailure(const testing::DatabaseEnv& env,
+                                  const testing::PluginOptions& extra);
+
 /// A separate libpq session (not the plugin's) for transactions a test keeps open.
 class RawSession {
 public:

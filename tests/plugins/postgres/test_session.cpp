@@ -10,15 +10,6 @@
 
 using namespace tapdiffgen;
 
-namespace {
-
-core::DialectError connectFailure(const testing::DatabaseEnv& db,
-                                  const testing::PluginOptions& extra) {
-    return testing::dialectErrorOf([&] { pgtest::connect(db, extra); }, "connect succeeded");
-}
-
-}  // namespace
-
 TEST_CASE("the plugin's info block names the dialect and its alias") {
     const TdgPluginInfo& info = pgtest::plugin()->info();
     CHECK(std::string(info.dialect_name) == "postgres");
@@ -41,7 +32,7 @@ TEST_CASE("server version") {
 TEST_CASE("a wrong password is UNAUTHENTICATED and never echoed") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     const std::string secret = "wrong pass 'with' \"quotes\" and spaces";
-    auto failure = connectFailure(db, {{"password", secret}});
+    auto failure = pgtest::connectFailure(db, {{"password", secret}});
     CHECK(failure.status() == TDG_UNAUTHENTICATED);
     CHECK(failure.sqlstate() == "28P01");
     CHECK_FALSE(failure.retryable());
@@ -53,13 +44,13 @@ TEST_CASE("a wrong password is UNAUTHENTICATED and never echoed") {
 
 TEST_CASE("an unknown user is UNAUTHENTICATED") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    auto failure = connectFailure(db, {{"user", "tdg_pg_nobody"}});
+    auto failure = pgtest::connectFailure(db, {{"user", "tdg_pg_nobody"}});
     CHECK(failure.status() == TDG_UNAUTHENTICATED);
 }
 
 TEST_CASE("an unknown database is NOT_FOUND") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    auto failure = connectFailure(db, {{"database", "tdg_pg_no_such_db"}});
+    auto failure = pgtest::connectFailure(db, {{"database", "tdg_pg_no_such_db"}});
     CHECK(failure.status() == TDG_NOT_FOUND);
     CHECK(failure.sqlstate() == "3D000");
     CHECK(std::string(failure.what()).find("tdg_pg_no_such_db") != std::string::npos);
@@ -68,17 +59,17 @@ TEST_CASE("an unknown database is NOT_FOUND") {
 TEST_CASE("an unreachable server is a retryable IO error") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     // Port 1 on the loopback refuses at once.
-    auto failure = connectFailure(db, {{"port", "1"}, {"connect_timeout", "3"}});
+    auto failure = pgtest::connectFailure(db, {{"port", "1"}, {"connect_timeout", "3"}});
     CHECK(failure.status() == TDG_IO);
     CHECK(failure.retryable());
 }
 
 TEST_CASE("bad settings are INVALID_ARGUMENT") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
-    CHECK(connectFailure(db, {{"ssl_mode", "sometimes"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectFailure(db, {{"port", "many"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectFailure(db, {{"port", "70000"}}).status() == TDG_INVALID_ARGUMENT);
-    CHECK(connectFailure(db, {{"connect_timeout", "0"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(pgtest::connectFailure(db, {{"ssl_mode", "sometimes"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(pgtest::connectFailure(db, {{"port", "many"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(pgtest::connectFailure(db, {{"port", "70000"}}).status() == TDG_INVALID_ARGUMENT);
+    CHECK(pgtest::connectFailure(db, {{"connect_timeout", "0"}}).status() == TDG_INVALID_ARGUMENT);
 }
 
 TEST_CASE("sessions are named tap-diffgen and never left idle in transaction") {

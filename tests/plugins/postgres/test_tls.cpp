@@ -46,11 +46,6 @@ private:
 const Row kPlain{"BOOL:false", "NULL"};
 const Row kEncrypted{"BOOL:true", "NULL"};
 
-core::DialectError connectFailure(const testing::DatabaseEnv& db,
-                                  const testing::PluginOptions& extra) {
-    return testing::dialectErrorOf([&] { pgtest::connect(db, extra); }, "connect succeeded");
-}
-
 }  // namespace
 
 TEST_CASE("tls: disable keeps the session in plain text") {
@@ -78,7 +73,7 @@ TEST_CASE("tls: verify-ca accepts the test CA and refuses an unrelated one") {
     CHECK(probe.of(*verified) == kEncrypted);
 
     testing::checkTlsRefused(
-        connectFailure(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
+        pgtest::connectFailure(db, {{"ssl_mode", "verify-ca"}, {"ssl_root_cert", tls.otherCa}}),
         "SSL error: certificate verify failed");
 }
 
@@ -94,10 +89,10 @@ TEST_CASE(
     };
     CHECK(probe.of(*pgtest::connect(db, verifyFull("localhost", tls.ca))) == kEncrypted);
 
-    testing::checkTlsRefused(connectFailure(db, verifyFull("127.0.0.1", tls.ca)),
+    testing::checkTlsRefused(pgtest::connectFailure(db, verifyFull("127.0.0.1", tls.ca)),
                              "does not match host name \"127.0.0.1\"");
     // The right name does not make an unrelated CA acceptable.
-    testing::checkTlsRefused(connectFailure(db, verifyFull("localhost", tls.otherCa)),
+    testing::checkTlsRefused(pgtest::connectFailure(db, verifyFull("localhost", tls.otherCa)),
                              "certificate verify failed");
 }
 
@@ -122,14 +117,15 @@ TEST_CASE("tls: files libpq cannot use refuse the connection") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     TDG_REQUIRE_TLS(tls, db);
     // Without ssl_root_cert libpq looks for ~/.postgresql/root.crt, which a test machine lacks.
-    testing::checkTlsRefused(connectFailure(db, {{"ssl_mode", "verify-ca"}}),
+    testing::checkTlsRefused(pgtest::connectFailure(db, {{"ssl_mode", "verify-ca"}}),
                              "root certificate file");
-    testing::checkTlsRefused(connectFailure(db, {{"ssl_mode", "verify-full"},
-                                                 {"ssl_root_cert", "/nonexistent/tdg-ca.crt"}}),
-                             "root certificate file \"/nonexistent/tdg-ca.crt\" does not exist");
+    testing::checkTlsRefused(
+        pgtest::connectFailure(
+            db, {{"ssl_mode", "verify-full"}, {"ssl_root_cert", "/nonexistent/tdg-ca.crt"}}),
+        "root certificate file \"/nonexistent/tdg-ca.crt\" does not exist");
     // Likewise ~/.postgresql/postgresql.key for a certificate without its key.
     testing::checkTlsRefused(
-        connectFailure(db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}}),
+        pgtest::connectFailure(db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}}),
         "certificate present, but not private key file");
 
     // A key that others may read would no longer be a secret.
@@ -140,7 +136,7 @@ TEST_CASE("tls: files libpq cannot use refuse the connection") {
     std::string exposed = dir.write("client.key", key.str());
     REQUIRE(::chmod(exposed.c_str(), 0644) == 0);
     testing::checkTlsRefused(
-        connectFailure(
+        pgtest::connectFailure(
             db, {{"ssl_mode", "require"}, {"ssl_cert", tls.clientCert}, {"ssl_key", exposed}}),
         "has group or world access");
 }
