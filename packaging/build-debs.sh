@@ -6,7 +6,7 @@
 # Configures BUILD_DIR (default: build-deb) for the packages: -DCMAKE_INSTALL_PREFIX=/usr, so
 # GNUInstallDirs gives the multiarch libdir the plugins are installed to and looked up in; no
 # test suite; Debian's compiler and linker flags (dpkg-buildflags, all hardening on); a unity
-# build (each target's sources compiled in batches: a full build in half the time). Then it
+# build (each target's sources compiled in batches of 16: a full build in half the time). Then it
 # builds with TDG_JOBS parallel jobs (default 2) and runs cpack. The packages end up in OUT_DIR
 # (default: BUILD_DIR/debs), whose older .deb files are removed first; their paths are printed
 # on stdout, one a line. BUILD_DIR is kept, so a second run rebuilds only what changed.
@@ -48,7 +48,7 @@ cmake -S "$ROOT" -B "$BUILD" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTAP_DIFFGEN_BUILD_TESTS=OFF \
     -DTAP_DIFFGEN_SANITIZE=OFF \
-    -DCMAKE_UNITY_BUILD=ON \
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
     "-DCMAKE_C_FLAGS=$c_flags" \
     "-DCMAKE_CXX_FLAGS=$cxx_flags" \
     "-DCMAKE_EXE_LINKER_FLAGS=$ld_flags" \
