@@ -17,9 +17,10 @@ using tapdiffgen::core::setUpHeap;
 
 namespace {
 
-// The VmFlags of the mapping that holds `address`, from /proc/self/smaps; empty when none.
-std::string flagsOfMappingAt(const void* address) {
-    const auto at = reinterpret_cast<uintptr_t>(address);
+// The VmFlags of the mapping that holds the address `at`, from /proc/self/smaps; empty when
+// none. An integer, not a pointer: GCC takes a pointer to fresh malloc'd memory passed as
+// `const void*` for a read of it (-Wmaybe-uninitialized), and nothing here reads the memory.
+std::string flagsOfMappingAt(uintptr_t at) {
     std::ifstream smaps("/proc/self/smaps");
     bool inside = false;
     for (std::string line; std::getline(smaps, line);) {
@@ -53,7 +54,9 @@ TEST_CASE("after the heap set-up, blocks of a page's size come from heap marked 
     // Before: a 16 MiB block is not in memory marked for huge pages.
     CHECK(inChild([] {
         char* block = static_cast<char*>(std::malloc(16 << 20));
-        const bool marked = flagsOfMappingAt(block + (8 << 20)).find(" hg") != std::string::npos;
+        const bool marked =
+            flagsOfMappingAt(reinterpret_cast<uintptr_t>(block) + (8 << 20)).find(" hg") !=
+            std::string::npos;
         std::free(block);
         return !marked;
     }));
@@ -62,7 +65,9 @@ TEST_CASE("after the heap set-up, blocks of a page's size come from heap marked 
         const size_t ownMappings = mallinfo2().hblks;
         char* block = static_cast<char*>(std::malloc(16 << 20));
         // Its middle: the advice starts at the first whole huge page of the heap it grew.
-        const bool marked = flagsOfMappingAt(block + (8 << 20)).find(" hg") != std::string::npos;
+        const bool marked =
+            flagsOfMappingAt(reinterpret_cast<uintptr_t>(block) + (8 << 20)).find(" hg") !=
+            std::string::npos;
         const bool inHeap = mallinfo2().hblks == ownMappings;  // not a mapping of its own
         std::free(block);
         return marked && inHeap;
@@ -72,11 +77,11 @@ TEST_CASE("after the heap set-up, blocks of a page's size come from heap marked 
 TEST_CASE("without glibc's own allocator the heap set-up leaves the allocator alone") {
     CHECK(inChild([] {
         char* before = static_cast<char*>(std::malloc(16 << 20));
-        const std::string flags = flagsOfMappingAt(before + (8 << 20));
+        const std::string flags = flagsOfMappingAt(reinterpret_cast<uintptr_t>(before) + (8 << 20));
         std::free(before);
         setUpHeap();
         char* after = static_cast<char*>(std::malloc(16 << 20));
-        const bool same = flagsOfMappingAt(after + (8 << 20)) == flags;
+        const bool same = flagsOfMappingAt(reinterpret_cast<uintptr_t>(after) + (8 << 20)) == flags;
         std::free(after);
         return same;
     }));
