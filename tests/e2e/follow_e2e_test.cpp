@@ -55,16 +55,6 @@ bool hasRecord(const TapRun& run, const std::string& stream, int id) {
     return recordCountById(run, stream).count(id) > 0;
 }
 
-int64_t bookmarkOrMinusOne(const TapRun& run, const std::string& stream) {
-    auto states = run.messages("STATE");
-    if (states.empty()) return -1;
-    return states.back()
-        ->getObject("value")
-        ->getObject("bookmarks")
-        ->getObject(stream)
-        ->getValue<int64_t>("replication_key_value");
-}
-
 int64_t maxDiffgenId(const JournalledSchema& schema) {
     return std::stoll(queryScalar(schema.env(), "SELECT max(id) FROM " + schema.diffgenTable()));
 }
@@ -102,8 +92,8 @@ void emitsChangesMadeAfterTheStart(const DatabaseEnv& env, const std::string& pr
     const std::string table = followed.table;
     CHECK(waitForOutput(process, [&](const TapRun& run) { return hasRecord(run, table, 3); }));
     const int64_t head = maxDiffgenId(followed.schema);
-    CHECK(waitForOutput(process,
-                        [&](const TapRun& run) { return bookmarkOrMinusOne(run, table) == head; }));
+    CHECK(
+        waitForOutput(process, [&](const TapRun& run) { return run.lastBookmark(table) == head; }));
     process.signal(SIGTERM);
     TapRun run = process.wait();
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
@@ -113,7 +103,7 @@ void emitsChangesMadeAfterTheStart(const DatabaseEnv& env, const std::string& pr
     CHECK(counts[3] == 1);
     // Row 1: once at the start, once for its update.
     CHECK(counts[1] == 2);
-    CHECK(bookmarkOrMinusOne(run, table) == head);
+    CHECK(run.lastBookmark(table).value_or(-1) == head);
 }
 
 void heldTransactionDoesNotStopTheStream(const DatabaseEnv& env, const std::string& prefix) {
@@ -130,13 +120,13 @@ void heldTransactionDoesNotStopTheStream(const DatabaseEnv& env, const std::stri
     REQUIRE(waitForOutput(process, [&](const TapRun& run) { return hasRecord(run, table, 4); }));
     TapRun meanwhile = outputSoFar(process);
     CHECK_FALSE(hasRecord(meanwhile, table, 2));
-    CHECK(bookmarkOrMinusOne(meanwhile, table) < heldId);
+    CHECK(meanwhile.lastBookmark(table).value_or(-1) < heldId);
 
     held.commit();
     CHECK(waitForOutput(process, [&](const TapRun& run) { return hasRecord(run, table, 2); }));
     const int64_t head = maxDiffgenId(followed.schema);
-    CHECK(waitForOutput(process,
-                        [&](const TapRun& run) { return bookmarkOrMinusOne(run, table) == head; }));
+    CHECK(
+        waitForOutput(process, [&](const TapRun& run) { return run.lastBookmark(table) == head; }));
     process.signal(SIGTERM);
     TapRun run = process.wait();
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
@@ -176,7 +166,7 @@ void sigtermEndsAWait(const DatabaseEnv& env, const std::string& prefix) {
     CHECK(secondsSince(signalled) < 2.0);
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.stderrText.find("(stopped by SIGTERM)") != std::string::npos);
-    CHECK(bookmarkOrMinusOne(run, followed.table) == maxDiffgenId(followed.schema));
+    CHECK(run.lastBookmark(followed.table).value_or(-1) == maxDiffgenId(followed.schema));
 }
 
 // limit: the setting under test, e.g. "max_run_seconds":4; reason: the summary's stop reason.
@@ -230,7 +220,7 @@ void notificationWakesTheTap(const DatabaseEnv& env, const std::string& prefix) 
     TapRun run = process.wait();
     CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.stderrText.find("(stopped by SIGTERM)") != std::string::npos);
-    CHECK(bookmarkOrMinusOne(run, table) == maxDiffgenId(followed.schema));
+    CHECK(run.lastBookmark(table).value_or(-1) == maxDiffgenId(followed.schema));
 }
 
 }  // namespace

@@ -10,14 +10,11 @@ using namespace tapdiffgen::testing;
 
 namespace {
 
+// The last STATE's bookmark for `stream`; the run must have written one.
 int64_t bookmarkOf(const TapRun& run, const std::string& stream) {
-    auto states = run.messages("STATE");
-    REQUIRE_FALSE(states.empty());
-    return states.back()
-        ->getObject("value")
-        ->getObject("bookmarks")
-        ->getObject(stream)
-        ->getValue<int64_t>("replication_key_value");
+    std::optional<int64_t> bookmark = run.lastBookmark(stream);
+    REQUIRE(bookmark.has_value());
+    return *bookmark;
 }
 
 bool emitted(const TapRun& run, const std::string& stream, int id) {

@@ -63,6 +63,16 @@ std::string TapRun::lastState() const {
     return out.str();
 }
 
+std::optional<int64_t> TapRun::lastBookmark(const std::string& stream) const {
+    auto states = messages("STATE");
+    if (states.empty()) return std::nullopt;
+    return states.back()
+        ->getObject("value")
+        ->getObject("bookmarks")
+        ->getObject(stream)
+        ->getValue<int64_t>("replication_key_value");
+}
+
 std::vector<std::string> TapRun::recordsAndStates() const {
     std::vector<std::string> out;
     for (const std::string& line : lines) {

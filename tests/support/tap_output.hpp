@@ -3,7 +3,9 @@
 
 #include <Poco/JSON/Object.h>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct TapRun {
     std::vector<Poco::JSON::Object::Ptr> records(const std::string& stream) const;
     /// The value of the last STATE message, as compact JSON ("" if none).
     std::string lastState() const;
+    /// The replication key value the last STATE bookmarks for `stream`; none when no STATE
+    /// came (a STATE without that stream's bookmark fails the test).
+    std::optional<int64_t> lastBookmark(const std::string& stream) const;
     /// The RECORD and STATE lines in order, without the time each record was extracted at:
     /// what two runs over the same backlog must agree on.
     std::vector<std::string> recordsAndStates() const;
