@@ -120,15 +120,15 @@ install_packages() {
 # Build
 
 # Both trees are unity builds (CMAKE_UNITY_BUILD): each target's sources compiled in batches
-# of 16, so the Poco, doctest and standard headers are parsed once a batch, not once a file.
-# Full builds take less than half the time on two cores; the sources keep no two file-local
-# names alike in one target, which is what a batch needs.
+# of 16 (cmake/UnityBatches.cmake), so the Poco, doctest and standard headers are parsed once a
+# batch, not once a file. Full builds take less than half the time on two cores; the sources
+# keep no two file-local names alike in one target, which is what a batch needs.
 build_tree() {
     local dir=$1
     shift
     # Called in a `||` context, where `set -e` does not apply: check each step.
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
-        -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 "$@" || return
+        "$@" || return
     cmake --build "$dir" -j"$JOBS" || return
 }
 

@@ -7,7 +7,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${1:-$here/../../build-fuzz}"
 seconds="${FUZZ_SECONDS:-15}"
 CC=clang CXX=clang++ cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 >/dev/null
+    -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$build" -j2 >/dev/null
 jobs="${TDG_JOBS:-2}"
 targets=(fuzz_config fuzz_state fuzz_catalog fuzz_json_text)
