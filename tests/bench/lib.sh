@@ -211,41 +211,76 @@ best_of() {
     cp "$WORK/$label.${best[4]}.err" "$WORK/$label.err"
 }
 
-# take_turns COUNT DIALECT KEY NAME=RUNNER...: COUNT rounds, each running every runner script
-# once (bash RUNNER), the order rotating from round to round so that none always follows the
-# same one. Best-of runs of one command after another are minutes apart, and on a shared
-# machine that alone moves the ratio between them by more than the differences measured; in
-# rounds taking turns every command sees the same minutes. For each NAME: the fastest run's
-# figures under KEY:NAME_wall, _cpu, _rss and _server_cpu with its stderr in
-# $WORK/NAME-LABEL.err (LABEL is KEY with '-' for ':'), and each round's wall, one a line in
-# round order, under KEY:NAME_walls.
+# rotate_rounds FROM TO SLOTS RUN [SHOW]: rounds FROM..TO of SLOTS runs each, the order
+# rotating from round to round so that none always follows the same one. Best-of runs of one
+# command after another are minutes apart, and on a shared machine that alone moves the ratio
+# between them by more than the differences measured; in rounds taking turns every command
+# sees the same minutes. `RUN SLOT ROUND` makes one run and sets M_WALL. Rounds below 1 warm
+# up and are left out. `SHOW WALLS` (default walls_shown) turns a round's walls into its log
+# line.
+# Sets ROUND_WALLS: one line per counted round, its walls in slot order.
+rotate_rounds() {
+    local from=$1 to=$2 slots=$3 run=$4 show=${5:-walls_shown} round i line walls=()
+    ROUND_WALLS=""
+    for ((round = from; round <= to; round++)); do
+        walls=()
+        for ((i = 0; i < slots; i++)); do
+            "$run" "$(((i + round - from) % slots))" "$round"
+            walls[(i + round - from) % slots]=$M_WALL
+        done
+        line="${walls[*]}"
+        if ((round < 1)); then
+            log "  warm-up round (left out): $("$show" "$line")"
+        else
+            log "  round $round: $("$show" "$line")"
+            ROUND_WALLS+="$line"$'\n'
+        fi
+    done
+}
+
+# walls_shown WALLS -> "3.01 s, 3.22 s, ...", for the log.
+walls_shown() {
+    awk '{ for (i = 1; i <= NF; i++) printf "%s%.2f s", (i > 1 ? ", " : ""), $i }' <<<"$1"
+}
+
+# take_turns COUNT DIALECT KEY NAME=RUNNER...: COUNT rounds (rotate_rounds), each running every
+# runner script once (bash RUNNER). For each NAME: the fastest run's figures under
+# KEY:NAME_wall, _cpu, _rss and _server_cpu with its stderr in $WORK/NAME-LABEL.err (LABEL is
+# KEY with '-' for ':'), and each round's wall, one a line in round order, under KEY:NAME_walls.
 take_turns() {
-    local count=$1 dialect=$2 key=$3 round i slot name label pair names=() runners=()
+    local count=$1 dialect=$2 key=$3 pair i names=() runners=()
     shift 3
     for pair in "$@"; do
         names+=("${pair%%=*}")
         runners+=("${pair#*=}")
     done
-    local -A walls=()
-    for ((round = 1; round <= count; round++)); do
-        for ((i = 0; i < ${#names[@]}; i++)); do
-            slot=$(((i + round - 1) % ${#names[@]}))
-            name=${names[slot]}
-            label=$name-${key//:/-}
-            measure "$dialect" "$label.$round" bash "${runners[slot]}"
-            log "  $name, round $round: $(fmt %.2f "$M_WALL") s"
-            walls[$name]+="$M_WALL"$'\n'
-            if [[ -z ${RESULT[$key:${name}_wall]:-} ]] ||
-                (($(calc "$M_WALL < ${RESULT[$key:${name}_wall]}"))); then
-                put "$key:${name}_wall" "$M_WALL"
-                put "$key:${name}_cpu" "$M_CLIENT_CPU"
-                put "$key:${name}_rss" "$M_RSS"
-                put "$key:${name}_server_cpu" "$M_SERVER_CPU"
-                cp "$WORK/$label.$round.err" "$WORK/$label.err"
-            fi
-        done
+    rotate_rounds 1 "$count" "${#names[@]}" take_turn turns_shown
+    for ((i = 0; i < ${#names[@]}; i++)); do
+        put "$key:${names[i]}_walls" "$(awk -v c=$((i + 1)) '{ print $c }' <<<"$ROUND_WALLS")"$'\n'
     done
-    for name in "${names[@]}"; do put "$key:${name}_walls" "${walls[$name]}"; done
+}
+
+# turns_shown WALLS -> "tap 3.01 s, export 3.22 s, ...", take_turns' names with their walls.
+turns_shown() {
+    local walls=() i shown=()
+    read -r -a walls <<<"$1"
+    for ((i = 0; i < ${#walls[@]}; i++)); do shown+=("${names[i]} $(fmt %.2f "${walls[i]}") s"); done
+    join_by ', ' "${shown[@]}"
+}
+
+# take_turn SLOT ROUND: one run of take_turns' runner SLOT, kept when its fastest.
+take_turn() {
+    local name=${names[$1]} round=$2 label
+    label=$name-${key//:/-}
+    measure "$dialect" "$label.$round" bash "${runners[$1]}"
+    if [[ -z ${RESULT[$key:${name}_wall]:-} ]] ||
+        (($(calc "$M_WALL < ${RESULT[$key:${name}_wall]}"))); then
+        put "$key:${name}_wall" "$M_WALL"
+        put "$key:${name}_cpu" "$M_CLIENT_CPU"
+        put "$key:${name}_rss" "$M_RSS"
+        put "$key:${name}_server_cpu" "$M_SERVER_CPU"
+        cp "$WORK/$label.$round.err" "$WORK/$label.err"
+    fi
 }
 
 # turn_ratios KEY NUMERATOR DENOMINATOR -> "median lowest highest" over the rounds of

@@ -80,7 +80,7 @@ rtt_limit_runner() {
 # rtt_measure DIALECT PREFIX T: the counted runs, then the rounds; stores key:rtt_walls (one
 # line per round, the walls in RTT_RUNS order).
 rtt_measure() {
-    local dialect=$1 prefix=$2 tables=$3 key=$1:$2 round i slot line rows="" walls=()
+    local dialect=$1 prefix=$2 tables=$3 key=$1:$2
     local commands=() zero_pid hold_pid zero_port hold_port
     rtt_count "$dialect" "$prefix" "$tables"
     proxy_start "$dialect" 0 "$WORK/rtt-$dialect-$prefix-0.counts"
@@ -97,25 +97,16 @@ rtt_measure() {
     )
     "${dialect}_quiesce"
     log "$dialect: latency profile, ${#RTT_RUNS[@]} runs taking turns, $RTT_ROUNDS rounds (+$RTT_MS ms: port $hold_port)"
-    for ((round = 0; round <= RTT_ROUNDS; round++)); do
-        walls=()
-        for ((i = 0; i < ${#RTT_RUNS[@]}; i++)); do
-            slot=$(((i + round) % ${#RTT_RUNS[@]}))
-            # shellcheck disable=SC2086 # each command is its words; no path here has spaces
-            measure "$dialect" "rtt-$dialect-$prefix-${RTT_RUNS[slot]}" ${commands[slot]}
-            walls[slot]=$M_WALL
-        done
-        line="${walls[*]}"
-        if ((round == 0)); then
-            log "  warm-up round (left out): $(rtt_shown "$line")"
-        else
-            log "  round $round: $(rtt_shown "$line")"
-            rows+="$line"$'\n'
-        fi
-    done
+    rotate_rounds 0 "$RTT_ROUNDS" "${#RTT_RUNS[@]}" rtt_turn rtt_shown
     proxy_stop "$zero_pid"
     proxy_stop "$hold_pid"
-    put "$key:rtt_walls" "$rows"
+    put "$key:rtt_walls" "$ROUND_WALLS"
+}
+
+# rtt_turn SLOT ROUND: rtt_measure's run SLOT (RTT_RUNS order).
+rtt_turn() {
+    # shellcheck disable=SC2086 # each command is its words; no path here has spaces
+    measure "$dialect" "rtt-$dialect-$prefix-${RTT_RUNS[$1]}" ${commands[$1]}
 }
 
 # rtt_shown WALLS -> "tap/limit" seconds per pair, for the log.

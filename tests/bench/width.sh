@@ -2,10 +2,10 @@
 # Cost per event against the number of tables, the same N events over T, W and X tables. Each
 # workload's best of $REPEAT is taken minutes after the other's, and on a shared machine that
 # alone moves a ratio between them by more than the difference being measured. So the tap also
-# runs on the three workloads taking turns: one run of each per round, $WIDTH_ROUNDS rounds, the
-# order rotating every round so that none always follows the same one, and one round first to
-# warm up, left out. Each round's W- and X-table runs are divided by its T-table run; the report
-# gives the median of those ratios with their range, and the ratio of the best runs.
+# runs on the three workloads taking turns (rotate_rounds in lib.sh): one run of each per round,
+# $WIDTH_ROUNDS rounds, the order rotating every round, after one round left out. Each round's
+# W- and X-table runs are divided by its T-table run; the report gives the median of those
+# ratios with their range, and the ratio of the best runs.
 
 # width_tables -> the three table counts, in round order.
 width_tables() { printf '%s\n' "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES"; }
@@ -20,29 +20,17 @@ width_run() {
 # width_measure DIALECT: the rounds; stores key:width_walls (one line per round, T W X walls)
 # under DIALECT:width.
 width_measure() {
-    local dialect=$1 round i tables=() walls=() line
+    local dialect=$1 tables=()
     mapfile -t tables < <(width_tables)
     "${dialect}_quiesce"
     log "$dialect: cost per event against tables, ${tables[*]} tables taking turns, $WIDTH_ROUNDS rounds"
-    local rows=""
-    for ((round = 0; round <= WIDTH_ROUNDS; round++)); do
-        walls=()
-        for ((i = 0; i < 3; i++)); do
-            local slot=$(((i + round) % 3))
-            width_run "$dialect" "${tables[slot]}" "width-$dialect-${tables[slot]}"
-            walls[slot]=$M_WALL
-        done
-        line="${walls[0]} ${walls[1]} ${walls[2]}"
-        local shown
-        shown=$(awk '{ printf "%.2f s, %.2f s, %.2f s", $1, $2, $3 }' <<<"$line")
-        if ((round == 0)); then
-            log "  warm-up round (left out): $shown"
-        else
-            log "  round $round: $shown"
-            rows+="$line"$'\n'
-        fi
-    done
-    put "$dialect:width:walls" "$rows"
+    rotate_rounds 0 "$WIDTH_ROUNDS" "${#tables[@]}" width_turn
+    put "$dialect:width:walls" "$ROUND_WALLS"
+}
+
+# width_turn SLOT ROUND: width_measure's run over its SLOTth table count.
+width_turn() {
+    width_run "$dialect" "${tables[$1]}" "width-$dialect-${tables[$1]}"
 }
 
 # width_walls DIALECT -> the rounds' walls, one line per round (T W X).
