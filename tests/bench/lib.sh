@@ -83,6 +83,16 @@ median() {
 }
 fmt() { awk -v v="$2" "BEGIN { printf \"$1\", v }"; }
 
+# spread_cell -> "median (lowest–highest)" of stdin's numbers, one a line, to two decimals: how
+# the report gives a ratio over rounds taking turns.
+spread_cell() {
+    local sorted
+    sorted=$(sort -g)
+    # shellcheck disable=SC2086 # one number a word
+    printf '%s (%s–%s)' "$(fmt %.2f "$(median $sorted)")" \
+        "$(fmt %.2f "$(head -n 1 <<<"$sorted")")" "$(fmt %.2f "$(tail -n 1 <<<"$sorted")")"
+}
+
 # CPU seconds (user + system) the server has used so far. A PostgreSQL backend is a child
 # process that ends with its connection; the postmaster collects its CPU time in cutime and
 # cstime once it has reaped it, so the sum covers backends that have come and gone.
@@ -283,14 +293,11 @@ take_turn() {
     fi
 }
 
-# turn_ratios KEY NUMERATOR DENOMINATOR -> "median lowest highest" over the rounds of
-# NUMERATOR's wall divided by DENOMINATOR's (take_turns' KEY:NAME_walls).
+# turn_ratios KEY NUMERATOR DENOMINATOR -> each round's NUMERATOR wall divided by its
+# DENOMINATOR wall, one a line (take_turns' KEY:NAME_walls).
 turn_ratios() {
-    local ratios
-    ratios=$(paste <(printf '%s' "${RESULT[$1:${2}_walls]}") \
-        <(printf '%s' "${RESULT[$1:${3}_walls]}") | awk 'NF == 2 { print $1 / $2 }' | sort -g)
-    # shellcheck disable=SC2086 # one number a word
-    printf '%s %s %s\n' "$(median $ratios)" "$(head -n 1 <<<"$ratios")" "$(tail -n 1 <<<"$ratios")"
+    paste <(printf '%s' "${RESULT[$1:${2}_walls]}") <(printf '%s' "${RESULT[$1:${3}_walls]}") |
+        awk 'NF == 2 { print $1 / $2 }'
 }
 
 # command_line WORD... -> the words as one shell command line, for a runner script.

@@ -55,11 +55,7 @@ time_row() {
 
 # ratio_cell KEY OTHER -> "median (lowest–highest)" over the rounds of OTHER's wall divided by
 # the tap's: the tap's rate over OTHER's, as both handle the same records.
-ratio_cell() {
-    local median low high
-    read -r median low high < <(turn_ratios "$1" "$2" tap)
-    printf '%s (%s–%s)' "$(fmt %.2f "$median")" "$(fmt %.2f "$low")" "$(fmt %.2f "$high")"
-}
+ratio_cell() { turn_ratios "$1" "$2" tap | spread_cell; }
 
 # rounds_row DIALECT N T: the ratios of the main table, round by round.
 rounds_row() {
@@ -98,7 +94,6 @@ report_print() {
     printf ' the limit in the tap'"'"'s statements run in %s rounds taking turns; best of the %s' \
         "$REPEAT" "$REPEAT"
     printf ' runs each.'
-
     if [[ " $* " == *" my "* ]]; then
         printf " MariaDB's InnoDB buffer pool: %s MiB." \
             "$(($(my_admin -e "SELECT @@innodb_buffer_pool_size") / 1048576))"

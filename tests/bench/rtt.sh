@@ -114,12 +114,10 @@ rtt_shown() {
     awk '{ printf "direct %.2f/%.2f s, +0 %.2f/%.2f s, hold %.2f/%.2f s", $1, $2, $3, $4, $5, $6 }' <<<"$1"
 }
 
-# rtt_ratio_stats KEY PAIR -> "median lowest highest" over the rounds of tap ÷ limit in
-# records/s (limit wall ÷ tap wall) for pair 0 (direct), 1 (+0 ms) or 2 (held).
-rtt_ratio_stats() {
-    local ratios
-    ratios=$(printf '%s' "${RESULT[$1:rtt_walls]}" | awk -v p="$2" '{ print $(2 * p + 2) / $(2 * p + 1) }' | sort -g)
-    printf '%s %s %s\n' "$(median <<<"$ratios")" "$(head -n 1 <<<"$ratios")" "$(tail -n 1 <<<"$ratios")"
+# rtt_ratios KEY PAIR -> each round's tap ÷ limit in records/s (limit wall ÷ tap wall), one a
+# line, for pair 0 (direct), 1 (+0 ms) or 2 (held).
+rtt_ratios() {
+    printf '%s' "${RESULT[$1:rtt_walls]}" | awk -v p="$2" '{ print $(2 * p + 2) / $(2 * p + 1) }'
 }
 
 # rtt_median_rate KEY COLUMN RECORDS -> records/s of that run's median wall.
@@ -128,11 +126,7 @@ rtt_median_rate() {
 }
 
 # rtt_ratio_cell KEY PAIR -> "median (lowest–highest)".
-rtt_ratio_cell() {
-    local median low high
-    read -r median low high < <(rtt_ratio_stats "$1" "$2")
-    printf '%s (%s–%s)' "$(fmt %.2f "$median")" "$(fmt %.2f "$low")" "$(fmt %.2f "$high")"
-}
+rtt_ratio_cell() { rtt_ratios "$1" "$2" | spread_cell; }
 
 # rtt_row DIALECT N T
 rtt_row() {

@@ -36,15 +36,14 @@ width_turn() {
 # width_walls DIALECT -> the rounds' walls, one line per round (T W X).
 width_walls() { printf '%s' "${RESULT[$1:width:walls]}"; }
 
-# width_stats DIALECT COLUMN -> "median lowest highest best_ratio" of that column's wall divided
-# by the first column's, over the rounds.
-width_stats() {
-    local ratios
-    ratios=$(width_walls "$1" | awk -v c="$2" '{ print $c / $1 }' | sort -g)
-    printf '%s %s %s %s\n' "$(fmt %.2f "$(median <<<"$ratios")")" \
-        "$(fmt %.2f "$(head -n 1 <<<"$ratios")")" "$(fmt %.2f "$(tail -n 1 <<<"$ratios")")" \
-        "$(fmt %.2f "$(width_walls "$1" | awk -v c="$2" '
-            NR == 1 || $1 < b1 { b1 = $1 } NR == 1 || $c < bc { bc = $c } END { print bc / b1 }')")"
+# width_ratios DIALECT COLUMN -> each round's wall of that column divided by its first
+# column's, one a line.
+width_ratios() { width_walls "$1" | awk -v c="$2" '{ print $c / $1 }'; }
+
+# width_best_ratio DIALECT COLUMN -> that column's fastest wall divided by the first column's.
+width_best_ratio() {
+    width_walls "$1" | awk -v c="$2" '
+        NR == 1 || $1 < b1 { b1 = $1 } NR == 1 || $c < bc { bc = $c } END { print bc / b1 }'
 }
 
 # width_median_micros DIALECT COLUMN -> the median of that column's wall, in µs per event.
@@ -54,9 +53,8 @@ width_median_micros() {
 
 # width_cell DIALECT COLUMN -> "median (lowest–highest) | best ÷ best" of that column against T.
 width_cell() {
-    local median low high best
-    read -r median low high best < <(width_stats "$1" "$2")
-    printf '%s | %s (%s–%s) | %s' "$(width_median_micros "$1" "$2")" "$median" "$low" "$high" "$best"
+    printf '%s | %s | %s' "$(width_median_micros "$1" "$2")" \
+        "$(width_ratios "$1" "$2" | spread_cell)" "$(fmt %.2f "$(width_best_ratio "$1" "$2")")"
 }
 
 width_report() {
