@@ -195,13 +195,51 @@ static_assert(offsetof(TdgScanRequest, reserved_) == 52);
 static_assert(offsetof(TdgScanRequest, key_columns) == 56);
 static_assert(offsetof(TdgScanRequest, column_kinds) == 64);
 
+// The journal facts of revision 5.
+static_assert(TDG_JOURNAL_BOUNDS_SIZE_5 == 32);
+static_assert(offsetof(TdgJournalBounds, struct_size) == 0);
+static_assert(offsetof(TdgJournalBounds, is_empty) == 4);
+static_assert(offsetof(TdgJournalBounds, has_next_id) == 5);
+static_assert(offsetof(TdgJournalBounds, oldest_id) == 8);
+static_assert(offsetof(TdgJournalBounds, newest_id) == 16);
+static_assert(offsetof(TdgJournalBounds, next_id) == 24);
+static_assert(TDG_JOURNAL_REQUEST_SIZE_5 == 40);
+static_assert(offsetof(TdgJournalRequest, num_tables) == 4);
+static_assert(offsetof(TdgJournalRequest, diffgen) == 8);
+static_assert(offsetof(TdgJournalRequest, tables) == 24);
+static_assert(offsetof(TdgJournalRequest, include_triggers) == 32);
+static_assert(TDG_BYPASSING_FOREIGN_KEY_SIZE_5 == 40);
+static_assert(offsetof(TdgBypassingForeignKey, constraint_name) == 8);
+static_assert(offsetof(TdgBypassingForeignKey, parent) == 16);
+static_assert(offsetof(TdgBypassingForeignKey, actions) == 32);
+static_assert(TDG_JOURNAL_TRIGGER_SIZE_5 == 32);
+static_assert(offsetof(TdgJournalTrigger, name) == 8);
+static_assert(offsetof(TdgJournalTrigger, events) == 16);
+static_assert(offsetof(TdgJournalTrigger, journal_name) == 24);
+static_assert(TDG_TABLE_JOURNAL_SIZE_5 == 40);
+static_assert(offsetof(TdgTableJournal, num_partitions) == 4);
+static_assert(offsetof(TdgTableJournal, partitions) == 8);
+static_assert(offsetof(TdgTableJournal, num_bypassing_foreign_keys) == 16);
+static_assert(offsetof(TdgTableJournal, num_triggers) == 20);
+static_assert(offsetof(TdgTableJournal, bypassing_foreign_keys) == 24);
+static_assert(offsetof(TdgTableJournal, triggers) == 32);
+static_assert(TDG_JOURNAL_INSPECTION_SIZE_5 == 56);
+static_assert(offsetof(TdgJournalInspection, num_tables) == 4);
+static_assert(offsetof(TdgJournalInspection, id_source) == 8);
+static_assert(offsetof(TdgJournalInspection, id_cache) == 16);
+static_assert(offsetof(TdgJournalInspection, horizon_problem) == 24);
+static_assert(offsetof(TdgJournalInspection, tables) == 32);
+static_assert(offsetof(TdgJournalInspection, release) == 40);
+static_assert(offsetof(TdgJournalInspection, private_data) == 48);
+
 // TdgDriver: revision 1 ends before fetch_rows_many, revision 2 before wait_for_change,
-// revision 3 before describe_tables.
+// revision 3 before describe_tables, revision 4 before journal_bounds.
 static_assert(TDG_DRIVER_SIZE_1 == 88);
 static_assert(TDG_DRIVER_SIZE_2 == 96);
 static_assert(TDG_DRIVER_SIZE_3 == 104);
 static_assert(TDG_DRIVER_SIZE_4 == 112);
-static_assert(sizeof(TdgDriver) == 112);
+static_assert(TDG_DRIVER_SIZE_5 == 128);
+static_assert(sizeof(TdgDriver) == 128);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -218,6 +256,8 @@ static_assert(offsetof(TdgDriver, cancel) == 80);
 static_assert(offsetof(TdgDriver, fetch_rows_many) == 88);   // since 2, optional
 static_assert(offsetof(TdgDriver, wait_for_change) == 96);   // since 3, optional
 static_assert(offsetof(TdgDriver, describe_tables) == 104);  // since 4, optional
+static_assert(offsetof(TdgDriver, journal_bounds) == 112);   // since 5, optional
+static_assert(offsetof(TdgDriver, inspect_journal) == 120);  // since 5, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 
@@ -250,18 +290,25 @@ static_assert(
 static_assert(std::is_same_v<decltype(TdgDriver::fetch_rows_many),
                              TdgStatus (*)(TdgConnection*, const TdgFetchRequest*, int64_t,
                                            const TdgBatchSink*, void* const*, TdgError*)>);
+static_assert(std::is_same_v<decltype(TdgDriver::journal_bounds),
+                             TdgStatus (*)(TdgConnection*, const TdgTableRef*, TdgJournalBounds*,
+                                           TdgError*)>);
+static_assert(std::is_same_v<decltype(TdgDriver::inspect_journal),
+                             TdgStatus (*)(TdgConnection*, const TdgJournalRequest*,
+                                           TdgJournalInspection*, TdgError*)>);
 static_assert(std::is_same_v<TdgBatchSink, int32_t (*)(void*, const TdgRowBatch*)>);
 static_assert(std::is_same_v<TdgPluginInfoFn, const TdgPluginInfo* (*)()>);
 static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*, TdgError*)>);
 static_assert(std::is_same_v<TdgStatus, int32_t>);
 static_assert(std::is_same_v<TdgValueKind, int32_t>);
 
-TEST_CASE("the ABI version of this header is 4") {
+TEST_CASE("the ABI version of this header is 5") {
     CHECK(TDG_ABI_VERSION_1 == 1);
     CHECK(TDG_ABI_VERSION_2 == 2);
     CHECK(TDG_ABI_VERSION_3 == 3);
     CHECK(TDG_ABI_VERSION_4 == 4);
-    CHECK(TDG_ABI_VERSION == 4);
+    CHECK(TDG_ABI_VERSION_5 == 5);
+    CHECK(TDG_ABI_VERSION == 5);
     CHECK(TDG_SETTING_STRING == 1);
     CHECK(TDG_SETTING_INTEGER == 2);
     CHECK(TDG_SETTING_NUMBER == 3);

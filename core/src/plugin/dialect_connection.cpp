@@ -35,12 +35,6 @@ const char* statusName(TdgStatus status) {
     }
 }
 
-TableRef TableRef::parse(const std::string& qualified) {
-    size_t dot = qualified.find('.');
-    if (dot == std::string::npos) return {"", qualified};
-    return {qualified.substr(0, dot), qualified.substr(dot + 1)};
-}
-
 EventPage::EventPage(EventPage&& other) noexcept : page_(other.page_) { other.page_ = {}; }
 
 EventPage& EventPage::operator=(EventPage&& other) noexcept {
@@ -343,6 +337,53 @@ void DialectConnection::scanTable(const TableRef& table, const std::vector<std::
                                   const std::string& keyColumn, int64_t batchRows,
                                   const BatchCallback& onBatch) {
     scanTable(table, columns, nullptr, singleColumnKey(keyColumn), batchRows, onBatch);
+}
+
+std::optional<JournalBounds> DialectConnection::journalBounds(const TableRef& diffgen) {
+    if (plugin_->driver().journal_bounds == nullptr) return std::nullopt;
+    TdgTableRef ref = toRef(diffgen);
+    TdgJournalBounds bounds{};
+    bounds.struct_size = TDG_JOURNAL_BOUNDS_SIZE_5;
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().journal_bounds(connection_, &ref, &bounds, &guard.error);
+    if (status == TDG_NOT_IMPLEMENTED) return std::nullopt;
+    check(status, guard.error, "journal_bounds");
+    return journalBoundsOf(bounds);
+}
+
+std::optional<JournalInspection> DialectConnection::inspectJournal(
+    const TableRef& diffgen, const std::vector<TableRef>& tables, bool includeTriggers) {
+    if (plugin_->driver().inspect_journal == nullptr) return std::nullopt;
+    std::vector<TdgTableRef> refs;
+    refs.reserve(tables.size());
+    for (const TableRef& table : tables) refs.push_back(toRef(table));
+    TdgJournalRequest request{};
+    request.struct_size = TDG_JOURNAL_REQUEST_SIZE_5;
+    request.num_tables = static_cast<int32_t>(refs.size());
+    request.diffgen = toRef(diffgen);
+    request.tables = refs.data();
+    request.include_triggers = includeTriggers ? 1 : 0;
+    TdgJournalInspection inspection{};
+    ErrorGuard guard;
+    TdgStatus status =
+        plugin_->driver().inspect_journal(connection_, &request, &inspection, &guard.error);
+    if (status == TDG_NOT_IMPLEMENTED) return std::nullopt;
+    check(status, guard.error, "inspect_journal");
+    // Copied before release, so nothing of the plugin's outlives the call.
+    struct Release {
+        TdgJournalInspection& inspection;
+        ~Release() {
+            if (inspection.release != nullptr) inspection.release(&inspection);
+        }
+    } release{inspection};
+    JournalInspection facts = journalInspectionOf(inspection);
+    if (facts.tables.size() != tables.size()) {
+        throw DialectError(TDG_INTERNAL,
+                           "inspect_journal answered for " + std::to_string(facts.tables.size()) +
+                               " of " + std::to_string(tables.size()) + " tables",
+                           "", false);
+    }
+    return facts;
 }
 
 std::optional<bool> DialectConnection::checkHorizon(TdgHorizonMark& mark) {

@@ -12,8 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "plugin/journal_facts.hpp"
 #include "plugin/key_spec.hpp"
 #include "plugin/plugin.hpp"
+#include "plugin/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core {
@@ -38,16 +40,6 @@ private:
 
 /// "UNKNOWN", "NOT_FOUND", ... for messages.
 const char* statusName(TdgStatus status);
-
-/// A table as the user named it; schema empty means the session's default.
-struct TableRef {
-    std::string schema;
-    std::string name;
-
-    /// Splits "schema.table" at the first dot ("table" alone has no schema).
-    static TableRef parse(const std::string& qualified);
-    std::string display() const { return schema.empty() ? name : schema + "." + name; }
-};
 
 struct ColumnDescription {
     std::string name;
@@ -134,6 +126,14 @@ public:
                    int64_t batchRows, const BatchCallback& onBatch);
     void scanTable(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
+    /// The log's bounds; nullopt when the plugin cannot read them (before ABI revision 5, or
+    /// NOT_IMPLEMENTED).
+    std::optional<JournalBounds> journalBounds(const TableRef& diffgen);
+    /// What the catalog says of the journalling of `tables` (entry i for tables[i]); nullopt
+    /// when the plugin cannot tell.
+    std::optional<JournalInspection> inspectJournal(const TableRef& diffgen,
+                                                    const std::vector<TableRef>& tables,
+                                                    bool includeTriggers);
     /// Whether the plugin takes keys of more than one column (ABI revision 2).
     bool acceptsCompositeKeys() const;
     /// nullopt when the plugin cannot tell (no check_horizon, or NOT_IMPLEMENTED).

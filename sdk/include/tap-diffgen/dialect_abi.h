@@ -1,5 +1,5 @@
 /*
- * tap-diffgen dialect driver ABI, revisions 1 to 4.
+ * tap-diffgen dialect driver ABI, revisions 1 to 5.
  *
  * This header is the specification of the boundary between the tap-diffgen engine (the host)
  * and a dialect driver (a shared library, the plugin). It is plain C on purpose: no C++ type,
@@ -58,13 +58,17 @@ extern "C" {
  *   3  wait_for_change (a following run woken by the database instead of polling).
  *   4  settings declared by the plugin, in its info block (TdgPluginInfo.settings);
  *      describe_tables (every configured table described in a bounded number of round trips).
+ *   5  journal_bounds and inspect_journal: what the log still holds and how the catalog feeds
+ *      it, so that the engine notices a pruned or reset journal, a cached id sequence,
+ *      partitions and foreign-key actions that bypass triggers, instead of losing changes.
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
 #define TDG_ABI_VERSION_3 3
 #define TDG_ABI_VERSION_4 4
+#define TDG_ABI_VERSION_5 5
 /** The newest ABI version this header describes. */
-#define TDG_ABI_VERSION TDG_ABI_VERSION_4
+#define TDG_ABI_VERSION TDG_ABI_VERSION_5
 
 /** Names of the two symbols every plugin exports. */
 #define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
@@ -435,6 +439,147 @@ typedef struct TdgEventPage {
 #define TDG_HORIZON_FINAL 1
 
 /* ------------------------------------------------------------------------------------------ */
+/* The journal's health (since 5)                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * What the diffgen log holds now, all read in one view of it. [out] of journal_bounds; owns
+ * nothing. Since 5.
+ *
+ * The engine compares these with each stream's bookmark B (every id <= B was read):
+ *   - oldest_id > B + 1: the events after B are gone (the journal was pruned past B);
+ *   - newest_id < B, or an empty log whose next_id <= B: the journal was reset or restored
+ *     from an older backup (its ids start again below B).
+ * So the bounds must be those of the whole log, every table's events included.
+ */
+typedef struct TdgJournalBounds {
+    /** [in,out] The host sets the size it allocated (TDG_JOURNAL_BOUNDS_SIZE_5); the plugin
+     *  fills no field beyond it and sets it to the size it filled. Since 5. */
+    uint32_t struct_size;
+    /** [out] Non-zero when the log holds no row; oldest_id and newest_id are then not read.
+     *  Since 5. */
+    uint8_t is_empty;
+    /** [out] Non-zero when next_id is known. Since 5. */
+    uint8_t has_next_id;
+    uint8_t reserved_[2];
+    /** [out] min(id) and max(id) over every row of the log. Since 5. */
+    int64_t oldest_id;
+    int64_t newest_id;
+    /** [out] The id the log's id source (sequence, identity, AUTO_INCREMENT counter) hands out
+     *  next, as far as this session may see it: it tells a reset apart from an emptied log
+     *  whose ids go on. Only read when has_next_id is non-zero. Since 5. */
+    int64_t next_id;
+} TdgJournalBounds;
+
+#define TDG_JOURNAL_BOUNDS_SIZE_5 sizeof(TdgJournalBounds)
+
+/** What inspect_journal looks at. Borrowed for the call ([in]). Since 5. */
+typedef struct TdgJournalRequest {
+    /** [in] The size the host filled: TDG_JOURNAL_REQUEST_SIZE_5. Since 5. */
+    uint32_t struct_size;
+    /** [in] Entries of tables (>= 0). Since 5. */
+    int32_t num_tables;
+    /** [in] The diffgen table. Since 5. */
+    TdgTableRef diffgen;
+    /** [in] The configured tables, as describe_table takes them. Since 5. */
+    const TdgTableRef* tables;
+    /** [in] Non-zero to list each table's journal triggers too (TdgTableJournal.triggers): the
+     *  journal check command asks for them, a sync does not. Since 5. */
+    uint8_t include_triggers;
+    uint8_t reserved_[7];
+} TdgJournalRequest;
+
+#define TDG_JOURNAL_REQUEST_SIZE_5 sizeof(TdgJournalRequest)
+
+/**
+ * A foreign key whose action (ON DELETE / ON UPDATE CASCADE, SET NULL, SET DEFAULT) changes a
+ * configured table's rows without firing that table's triggers (MySQL and MariaDB run such
+ * actions inside the storage engine), so the journal never hears of those changes. A database
+ * whose actions fire triggers (PostgreSQL, SQLite) reports none. Since 5.
+ */
+typedef struct TdgBypassingForeignKey {
+    /** [out] TDG_BYPASSING_FOREIGN_KEY_SIZE_5. Since 5. */
+    uint32_t struct_size;
+    uint32_t reserved_;
+    /** [out] The constraint's name. Since 5. */
+    const char* constraint_name;
+    /** [out] The parent table it references. Since 5. */
+    TdgTableRef parent;
+    /** [out] The actions that bypass the triggers, as SQL spells them: "ON DELETE CASCADE",
+     *  "ON DELETE SET NULL, ON UPDATE CASCADE". Since 5. */
+    const char* actions;
+} TdgBypassingForeignKey;
+
+#define TDG_BYPASSING_FOREIGN_KEY_SIZE_5 sizeof(TdgBypassingForeignKey)
+
+/** A row trigger of a configured table that writes into the diffgen table. Since 5. */
+typedef struct TdgJournalTrigger {
+    /** [out] TDG_JOURNAL_TRIGGER_SIZE_5. Since 5. */
+    uint32_t struct_size;
+    uint32_t reserved_;
+    /** [out] The trigger's name. Since 5. */
+    const char* name;
+    /** [out] The statements it fires on, as SQL spells them: "INSERT, UPDATE, DELETE". */
+    const char* events;
+    /** [out] What it writes into diffgen.tablename for this table's rows, or NULL when the
+     *  plugin cannot tell from the catalog. Since 5. */
+    const char* journal_name;
+} TdgJournalTrigger;
+
+#define TDG_JOURNAL_TRIGGER_SIZE_5 sizeof(TdgJournalTrigger)
+
+/** What the catalog says of one configured table's journalling. Since 5. */
+typedef struct TdgTableJournal {
+    /** [out] TDG_TABLE_JOURNAL_SIZE_5. Since 5. */
+    uint32_t struct_size;
+    int32_t num_partitions;
+    /** [out] The table's partitions, at every level below it, schema-qualified; none for a
+     *  table that is not partitioned. A trigger that journals a partition's own name instead of
+     *  the configured table's is how a partitioned table's changes get lost. Since 5. */
+    const TdgTableRef* partitions;
+    int32_t num_bypassing_foreign_keys;
+    int32_t num_triggers;
+    /** [out] See TdgBypassingForeignKey. A NULL-free array of pointers, each entry read only
+     *  as far as its own struct_size covers. Since 5. */
+    const TdgBypassingForeignKey* const* bypassing_foreign_keys;
+    /** [out] Only when the request asked for them (include_triggers); like the above. Since 5. */
+    const TdgJournalTrigger* const* triggers;
+} TdgTableJournal;
+
+#define TDG_TABLE_JOURNAL_SIZE_5 sizeof(TdgTableJournal)
+
+/**
+ * What inspect_journal found. [out]: the host passes it zeroed; the plugin fills it and owns
+ * every pointer in it until the host calls release. Since 5.
+ */
+typedef struct TdgJournalInspection {
+    /** [out] TDG_JOURNAL_INSPECTION_SIZE_5. Since 5. */
+    uint32_t struct_size;
+    /** [out] Entries of tables: the request's num_tables, tables[i] for request table i. */
+    int32_t num_tables;
+    /** [out] The object that hands out diffgen.id ("public.diffgen_id_seq"), or NULL when the
+     *  plugin cannot tell. Since 5. */
+    const char* id_source;
+    /**
+     * [out] How many ids one session takes from id_source at a time: PostgreSQL's sequence
+     * CACHE. Above 1, a session can hold ids between transactions and commit one long after
+     * later ids committed, with no transaction open meanwhile: no horizon can see it, so the
+     * engine refuses to run unless the user accepts the risk. 1 when every id is taken when a
+     * row is inserted (AUTO_INCREMENT, SQLite); 0 when unknown. Since 5.
+     */
+    int64_t id_cache;
+    /** [out] Why this session cannot prove id ranges final (check_horizon), e.g. a missing
+     *  privilege, as one line naming the fix; NULL when it can. Since 5. */
+    const char* horizon_problem;
+    /** [out] See TdgTableJournal; an array of num_tables pointers. Since 5. */
+    const TdgTableJournal* const* tables;
+    void (*release)(struct TdgJournalInspection* inspection);
+    void* private_data;
+} TdgJournalInspection;
+
+#define TDG_JOURNAL_INSPECTION_SIZE_5 sizeof(TdgJournalInspection)
+
+/* ------------------------------------------------------------------------------------------ */
 /* Row reads                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -622,12 +767,41 @@ typedef struct TdgDriver {
      */
     TdgStatus (*describe_tables)(TdgConnection* connection, const TdgTableRef* tables,
                                  int64_t num_tables, TdgColumnList* out, TdgError* error);
+
+    /* ---- since 5, optional: NULL, or beyond the host's struct_size, means absent -------- */
+
+    /**
+     * Optional, since 5: the log's bounds (see TdgJournalBounds), in one statement that costs
+     * a few index reads whatever the log's size. The engine calls it before a run's first page
+     * and again when a page shows a gap right after a stream's bookmark (a prune while the tap
+     * runs) or, following, now and then at the log's head (a reset). Without it, or when it
+     * returns TDG_NOT_IMPLEMENTED, a pruned or reset journal goes unnoticed (the engine says
+     * so once).
+     *   [in]     diffgen: the diffgen table
+     *   [in,out] out: struct_size set by the host (see TdgJournalBounds), the rest zeroed
+     */
+    TdgStatus (*journal_bounds)(TdgConnection* connection, const TdgTableRef* diffgen,
+                                TdgJournalBounds* out, TdgError* error);
+
+    /**
+     * Optional, since 5: what the catalog says of how the configured tables reach the journal
+     * (see TdgJournalInspection): the id source's cache, partitions, foreign-key actions that
+     * bypass triggers and, when asked, the journal triggers. Called once before a run's first
+     * output, so it should cost a bounded number of statements whatever num_tables is. A table
+     * that does not exist is left to describe_table to report: its entry is simply empty.
+     * Without it, or on TDG_NOT_IMPLEMENTED, the engine skips these checks (and says so once).
+     *   [in]  request: see TdgJournalRequest
+     *   [out] out: zeroed by the host; released by the host through out->release
+     */
+    TdgStatus (*inspect_journal)(TdgConnection* connection, const TdgJournalRequest* request,
+                                 TdgJournalInspection* out, TdgError* error);
 } TdgDriver;
 
 #define TDG_DRIVER_SIZE_1 offsetof(TdgDriver, fetch_rows_many)
 #define TDG_DRIVER_SIZE_2 offsetof(TdgDriver, wait_for_change)
 #define TDG_DRIVER_SIZE_3 offsetof(TdgDriver, describe_tables)
-#define TDG_DRIVER_SIZE_4 sizeof(TdgDriver)
+#define TDG_DRIVER_SIZE_4 offsetof(TdgDriver, journal_bounds)
+#define TDG_DRIVER_SIZE_5 sizeof(TdgDriver)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Entry points (exported by the plugin with C linkage and default visibility)                 */

@@ -13,6 +13,7 @@
 
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/event_page.hpp"
+#include "tap-diffgen/sdk/journal_facts.hpp"
 #include "tap-diffgen/sdk/row_batch_builder.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
@@ -83,6 +84,21 @@ public:
 
     /// Called from another thread to interrupt a running call. Default: nothing to do.
     virtual void cancel() {}
+
+    /// The log's bounds (TdgDriver.journal_bounds, ABI revision 5). Default: nullopt, the
+    /// dialect cannot read them (the host then cannot notice a pruned or reset journal).
+    virtual std::optional<JournalBounds> journalBounds(const TableName& diffgen) {
+        (void)diffgen;
+        return std::nullopt;
+    }
+
+    /// What the catalog says of the configured tables' journalling (TdgDriver.inspect_journal,
+    /// ABI revision 5): tables[i] answers for request.tables[i]. Default: nullopt, the dialect
+    /// cannot tell (the host then skips these checks).
+    virtual std::optional<JournalInspection> inspectJournal(const JournalRequest& request) {
+        (void)request;
+        return std::nullopt;
+    }
 };
 
 }  // namespace tapdiffgen::sdk

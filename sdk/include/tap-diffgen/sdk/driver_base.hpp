@@ -90,6 +90,14 @@ public:
         cancel_.request();
         cancelImpl();
     }
+    std::optional<JournalBounds> journalBounds(const TableName& diffgen) final {
+        beginCall();
+        return journalBoundsImpl(diffgen);
+    }
+    std::optional<JournalInspection> inspectJournal(const JournalRequest& request) final {
+        beginCall();
+        return inspectJournalImpl(request);
+    }
 
 protected:
     virtual std::string serverVersionImpl() = 0;
@@ -129,6 +137,17 @@ protected:
     /// Interrupts the client's running statement, if it can (called after the request is
     /// recorded). Default: nothing; the driver's loops look at cancelRequested().
     virtual void cancelImpl() {}
+    /// min(id), max(id) and the id source's next id of the whole log, in one statement.
+    /// Default: not supported.
+    virtual std::optional<JournalBounds> journalBoundsImpl(const TableName& diffgen) {
+        return IDialectDriver::journalBounds(diffgen);
+    }
+    /// The id source and its cache, each table's partitions and foreign keys whose actions
+    /// bypass triggers, and (request.includeTriggers) its journal triggers, in a bounded
+    /// number of statements. Default: not supported.
+    virtual std::optional<JournalInspection> inspectJournalImpl(const JournalRequest& request) {
+        return IDialectDriver::inspectJournal(request);
+    }
 
     /// The running call's cancel request, for the driver's loops and sessions.
     const CallCancel& callCancel() const { return cancel_; }

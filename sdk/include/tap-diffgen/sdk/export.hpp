@@ -65,6 +65,9 @@ size_t expectedEvents(const PageRequest& request);
 FetchRequest toFetchRequest(const TdgFetchRequest& request);
 ScanRequest toScanRequest(const TdgScanRequest& request);
 void requireNonNull(const void* pointer, const char* what);
+JournalRequest toJournalRequest(const TdgJournalRequest& request);
+void publishBounds(const JournalBounds& bounds, TdgJournalBounds* out);
+void publishInspection(JournalInspection facts, size_t requestedTables, TdgJournalInspection* out);
 
 /// A driver declares settings with a static `const DeclaredSettings& declaredSettings()`
 /// (DriverBase has one that declares none); a driver without it declares none either.
@@ -256,6 +259,33 @@ struct Trampolines {
     static TdgStatus cancel(TdgConnection* connection, TdgError* error) noexcept {
         return guarded(error, [&] { self(connection).cancel(); });
     }
+    static TdgStatus journalBounds(TdgConnection* connection, const TdgTableRef* diffgen,
+                                   TdgJournalBounds* out, TdgError* error) noexcept {
+        bool implemented = true;
+        TdgStatus status = guarded(error, [&] {
+            requireNonNull(diffgen, "diffgen table");
+            requireNonNull(diffgen->name, "diffgen table name");
+            requireNonNull(out, "journal bounds output");
+            std::optional<JournalBounds> bounds =
+                self(connection).journalBounds(TableName::fromRef(*diffgen));
+            implemented = bounds.has_value();
+            if (bounds) publishBounds(*bounds, out);
+        });
+        return status == TDG_OK && !implemented ? TDG_NOT_IMPLEMENTED : status;
+    }
+    static TdgStatus inspectJournal(TdgConnection* connection, const TdgJournalRequest* request,
+                                    TdgJournalInspection* out, TdgError* error) noexcept {
+        bool implemented = true;
+        TdgStatus status = guarded(error, [&] {
+            requireNonNull(request, "journal request");
+            requireNonNull(out, "journal inspection output");
+            const JournalRequest typed = toJournalRequest(*request);
+            std::optional<JournalInspection> facts = self(connection).inspectJournal(typed);
+            implemented = facts.has_value();
+            if (facts) publishInspection(std::move(*facts), typed.tables.size(), out);
+        });
+        return status == TDG_OK && !implemented ? TDG_NOT_IMPLEMENTED : status;
+    }
 
     static TdgStatus init(int32_t version, TdgDriver* driver, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -287,6 +317,10 @@ struct Trampolines {
             }
             if (version >= TDG_ABI_VERSION_4 && driver->struct_size >= TDG_DRIVER_SIZE_4) {
                 driver->describe_tables = &describeTables;
+            }
+            if (version >= TDG_ABI_VERSION_5 && driver->struct_size >= TDG_DRIVER_SIZE_5) {
+                driver->journal_bounds = &journalBounds;
+                driver->inspect_journal = &inspectJournal;
             }
         });
     }

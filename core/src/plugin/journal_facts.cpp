@@ -1,0 +1,76 @@
+#include "plugin/journal_facts.hpp"
+
+#include <cstddef>
+
+namespace tapdiffgen::core {
+namespace {
+
+std::string textOf(const char* text) { return text != nullptr ? text : ""; }
+
+std::optional<std::string> optionalTextOf(const char* text) {
+    if (text == nullptr) return std::nullopt;
+    return std::string(text);
+}
+
+TableRef tableOf(const TdgTableRef& ref) { return TableRef{textOf(ref.schema), textOf(ref.name)}; }
+
+// Every field read here came with revision 5, so an entry smaller than that size (none a
+// correct plugin publishes) is passed over rather than read beyond what it filled.
+template <typename Entry>
+bool fromRevision5(const Entry* entry, size_t size5) {
+    return entry != nullptr && entry->struct_size >= size5;
+}
+
+TableJournal tableJournalOf(const TdgTableJournal& table) {
+    TableJournal journal;
+    if (table.partitions != nullptr) {
+        for (int32_t i = 0; i < table.num_partitions; ++i) {
+            journal.partitions.push_back(tableOf(table.partitions[i]));
+        }
+    }
+    if (table.bypassing_foreign_keys != nullptr) {
+        for (int32_t i = 0; i < table.num_bypassing_foreign_keys; ++i) {
+            const TdgBypassingForeignKey* key = table.bypassing_foreign_keys[i];
+            if (!fromRevision5(key, TDG_BYPASSING_FOREIGN_KEY_SIZE_5)) continue;
+            journal.bypassingForeignKeys.push_back(BypassingForeignKey{
+                textOf(key->constraint_name), tableOf(key->parent), textOf(key->actions)});
+        }
+    }
+    if (table.triggers != nullptr) {
+        for (int32_t i = 0; i < table.num_triggers; ++i) {
+            const TdgJournalTrigger* trigger = table.triggers[i];
+            if (!fromRevision5(trigger, TDG_JOURNAL_TRIGGER_SIZE_5)) continue;
+            journal.triggers.push_back(JournalTrigger{textOf(trigger->name),
+                                                      textOf(trigger->events),
+                                                      optionalTextOf(trigger->journal_name)});
+        }
+    }
+    return journal;
+}
+
+}  // namespace
+
+JournalBounds journalBoundsOf(const TdgJournalBounds& bounds) {
+    JournalBounds out;
+    out.empty = bounds.is_empty != 0;
+    out.oldestId = out.empty ? 0 : bounds.oldest_id;
+    out.newestId = out.empty ? 0 : bounds.newest_id;
+    if (bounds.has_next_id != 0) out.nextId = bounds.next_id;
+    return out;
+}
+
+JournalInspection journalInspectionOf(const TdgJournalInspection& inspection) {
+    JournalInspection out;
+    out.idSource = optionalTextOf(inspection.id_source);
+    out.idCache = inspection.id_cache;
+    out.horizonProblem = optionalTextOf(inspection.horizon_problem);
+    if (inspection.tables == nullptr) return out;
+    for (int32_t i = 0; i < inspection.num_tables; ++i) {
+        const TdgTableJournal* table = inspection.tables[i];
+        out.tables.push_back(fromRevision5(table, TDG_TABLE_JOURNAL_SIZE_5) ? tableJournalOf(*table)
+                                                                            : TableJournal{});
+    }
+    return out;
+}
+
+}  // namespace tapdiffgen::core
