@@ -139,11 +139,9 @@ void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer
         PagePlan plan(page, only, options);
         StreamPlan first;
         const StreamPlan& all = plan.streams()[0];
-        if (!all.upserts.empty()) {
-            first.upserts.push_back(all.upserts.front());
-            first.indexUpserts();
-        } else if (!all.tombstones.empty()) {
-            first.tombstones.push_back(all.tombstones.front());
+        if (!all.events.empty()) {
+            first.events.push_back(all.events.front());
+            first.indexEvents();
         }
         emitter.emit(stream, first, utcNowIso());
     }

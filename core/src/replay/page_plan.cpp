@@ -28,11 +28,11 @@ std::optional<size_t> PageStreams::streamOf(std::string_view journalName) const 
     return found->second;
 }
 
-void StreamPlan::indexUpserts() {
-    upsertIndex_ = KeyIndex();
-    upsertIndex_.reserve(upserts.size());
-    auto keyAt = [this](size_t i) { return std::string_view(upserts[i].key); };
-    for (size_t i = 0; i < upserts.size(); ++i) upsertIndex_.assign(upserts[i].key, i, keyAt);
+void StreamPlan::indexEvents() {
+    eventIndex_ = KeyIndex();
+    eventIndex_.reserve(events.size());
+    auto keyAt = [this](size_t i) { return std::string_view(events[i].key); };
+    for (size_t i = 0; i < events.size(); ++i) eventIndex_.assign(events[i].key, i, keyAt);
 }
 
 // Each stream's events are kept in page order, with an index of where each row's latest one
@@ -69,7 +69,7 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
         if (superseded != KeyIndex::npos) kept[superseded].op = kSuperseded;
     }
     for (size_t stream = 0; stream < streams.size(); ++stream) {
-        splitStream(events[stream], streams.rule(stream).tombstonesOnly, options, plans_[stream]);
+        keepLatest(events[stream], streams.rule(stream).tombstonesOnly, plans_[stream]);
     }
 }
 
@@ -97,44 +97,25 @@ std::optional<ParsedKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& k
     return key;
 }
 
-void PagePlan::splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnly,
-                           const Options& options, StreamPlan& plan) {
-    auto isTombstone = [&](const DrivingEvent& event) {
-        return event.op == TDG_OP_DELETE && !(options.late && !tombstonesOnly);
+void PagePlan::keepLatest(std::vector<DrivingEvent>& events, bool tombstonesOnly,
+                          StreamPlan& plan) {
+    auto kept = [tombstonesOnly](const DrivingEvent& event) {
+        return event.op != kSuperseded && (!tombstonesOnly || event.op == TDG_OP_DELETE);
     };
-    // Sized first: both lists are then made once, never copied to grow.
-    size_t tombstones = 0;
-    size_t upserts = 0;
-    for (const DrivingEvent& event : events) {
-        if (event.op == kSuperseded) continue;
-        if (isTombstone(event)) {
-            ++tombstones;
-        } else if (!tombstonesOnly) {
-            ++upserts;
-        }
-    }
-    plan.tombstones.reserve(tombstones);
-    plan.upserts.reserve(upserts);
+    // Sized first: the list is then made once, never copied to grow.
+    plan.events.reserve(static_cast<size_t>(std::count_if(events.begin(), events.end(), kept)));
     for (DrivingEvent& event : events) {
-        if (event.op == kSuperseded) continue;
-        if (isTombstone(event)) {
-            plan.tombstones.push_back(std::move(event));
-        } else if (!tombstonesOnly) {
-            plan.upserts.push_back(std::move(event));
-        }
+        if (kept(event)) plan.events.push_back(std::move(event));
     }
     // The moved-from events hold nothing more worth keeping until the plan is done.
     std::vector<DrivingEvent>().swap(events);
     // Output in log order, which targets that apply records in order appreciate. Pages come
     // in id order, so this sorts only a page that did not.
     auto byId = [](const DrivingEvent& a, const DrivingEvent& b) { return a.id < b.id; };
-    if (!std::is_sorted(plan.tombstones.begin(), plan.tombstones.end(), byId)) {
-        std::sort(plan.tombstones.begin(), plan.tombstones.end(), byId);
+    if (!std::is_sorted(plan.events.begin(), plan.events.end(), byId)) {
+        std::sort(plan.events.begin(), plan.events.end(), byId);
     }
-    if (!std::is_sorted(plan.upserts.begin(), plan.upserts.end(), byId)) {
-        std::sort(plan.upserts.begin(), plan.upserts.end(), byId);
-    }
-    plan.indexUpserts();
+    plan.indexEvents();
 }
 
 }  // namespace tapdiffgen::core

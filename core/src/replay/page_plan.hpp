@@ -47,31 +47,32 @@ struct TransparentStringHash {
 /// How each stream reads its key, for dedup.
 struct StreamKeyRule {
     const KeySpec* key = nullptr;
+    /// Only deletions count (mode tombstones_only): a row's latest insert or update is dropped.
     bool tombstonesOnly = false;
 };
 
+/// The latest event of every row a page touched, in log order. Each one is a claim about the
+/// row to verify by reading it again: an insert or update is emitted as the row read now, and
+/// so is a delete whose row exists now (a key shifted or swapped inside one statement journals
+/// `d` for keys that still exist), while a row that is gone becomes a tombstone.
 struct StreamPlan {
-    std::vector<DrivingEvent> upserts;     // i/u: re-pull the row, in log order
-    std::vector<DrivingEvent> tombstones;  // d, in log order
+    std::vector<DrivingEvent> events;
 
-    /// Indexes upserts by key, for findUpsert(); called once upserts are complete.
-    void indexUpserts();
-    /// The position in upserts of the event whose canonical key is `key`, or KeyIndex::npos.
-    size_t findUpsert(std::string_view key) const {
-        return upsertIndex_.find(key,
-                                 [this](size_t i) { return std::string_view(upserts[i].key); });
+    /// Indexes events by key, for findEvent(); called once events are complete.
+    void indexEvents();
+    /// The position in events of the event whose canonical key is `key`, or KeyIndex::npos.
+    size_t findEvent(std::string_view key) const {
+        return eventIndex_.find(key, [this](size_t i) { return std::string_view(events[i].key); });
     }
 
 private:
-    KeyIndex upsertIndex_;
+    KeyIndex eventIndex_;
 };
 
 /// What differs when a range is read again for the events that committed late.
 struct LateRead {
     /// Ids already handled (sorted): their events are left out.
     std::reference_wrapper<const std::vector<int64_t>> seenIds;
-    // And deletes are re-pulled too: a later event of the same row may already have been
-    // emitted, and only a fresh read tells what is true now.
 };
 
 /// The streams pages are planned for, by index: each one's key rule and the journal name
@@ -115,8 +116,8 @@ private:
     std::optional<ParsedKey> keyOf(const TdgEvent& event, const KeySpec& keySpec,
                                    const Options& options);
     /// Moves a stream's events that are not superseded into `plan`.
-    static void splitStream(std::vector<DrivingEvent>& events, bool tombstonesOnly,
-                            const Options& options, StreamPlan& plan);
+    static void keepLatest(std::vector<DrivingEvent>& events, bool tombstonesOnly,
+                           StreamPlan& plan);
 
     std::vector<StreamPlan> plans_;
     size_t considered_ = 0;

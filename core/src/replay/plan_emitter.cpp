@@ -16,18 +16,13 @@ constexpr size_t kMinSharedPageKeys = 512;
 
 size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
     size_t keys = 0;
-    for (const auto& part : parts) keys += part.plan->upserts.size();
+    for (const auto& part : parts) keys += part.plan->events.size();
     return keys;
 }
 
 }  // namespace
 
 void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeExtracted) {
-    for (const Part& part : parts) {
-        for (const DrivingEvent& event : part.plan->tombstones) {
-            emitTombstone(*part.stream, event, event.tsCreated, timeExtracted);
-        }
-    }
     // A session that failed re-pulls nothing more: the page is cut for those that remain.
     others_.erase(std::remove_if(others_.begin(), others_.end(),
                                  [](RepullSession* session) { return !session->usable(); }),
@@ -43,11 +38,19 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
         chunk.stream->recordCount += chunk.records;
         counters_.records += chunk.records;
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
-            if (!chunk.found[i - chunk.begin]) {
-                emitTombstone(*chunk.stream, chunk.plan->upserts[i], timeExtracted, timeExtracted);
-            }
+            if (!chunk.found[i - chunk.begin])
+                emitGone(*chunk.stream, chunk.plan->events[i], timeExtracted);
         }
     }
+}
+
+// A row the re-pull did not find is gone: deleted at its delete event's time, or, when its
+// latest event was an insert or update, at some time since, which only the read tells.
+void PlanEmitter::emitGone(StreamRuntime& stream, const DrivingEvent& event,
+                           const std::string& timeExtracted) {
+    const std::string_view deletedAt =
+        event.op == TDG_OP_DELETE ? event.tsCreated : std::string_view(timeExtracted);
+    emitTombstone(stream, event, deletedAt, timeExtracted);
 }
 
 std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& parts,
@@ -56,9 +59,9 @@ std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& 
         static_cast<size_t>(std::max<int64_t>(1, keysPerFetch_)), pageKeys, sessions);
     std::vector<Chunk> chunks;
     for (const Part& part : parts) {
-        const size_t upserts = part.plan->upserts.size();
-        for (size_t begin = 0; begin < upserts; begin += chunkSize) {
-            const size_t end = std::min(upserts, begin + chunkSize);
+        const size_t events = part.plan->events.size();
+        for (size_t begin = 0; begin < events; begin += chunkSize) {
+            const size_t end = std::min(events, begin + chunkSize);
             chunks.push_back(
                 Chunk{part.stream, part.plan, begin, end, std::vector<bool>(end - begin, false)});
         }
@@ -106,7 +109,7 @@ std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const 
         fetch.key = &definition.key;
         fetch.keys.reserve((chunk.end - chunk.begin) * definition.key.columns.size());
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
-            const DrivingEvent& event = chunk.plan->upserts[i];
+            const DrivingEvent& event = chunk.plan->events[i];
             if (event.keyParts.empty()) {
                 fetch.keys.push_back(event.key);
             } else {
@@ -172,19 +175,22 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
 }
 
 // A row whose key was not asked for in this chunk (a case-insensitive collation matching another
-// spelling), or that came twice, is not this event's row: skipped rather than emitted.
+// spelling), or that came twice, is not this event's row: skipped rather than emitted. A stream
+// of deletions only (tombstones_only) re-pulls to learn that a row still exists, and emits
+// nothing for it.
 void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
     const RecordRenderer& renderer = stream.renderer;
-    const size_t match = chunk.plan->findUpsert(
+    const size_t match = chunk.plan->findEvent(
         canonicalKeyOfRow(cells, renderer.keyPositions(), stream.definition->key));
     if (match == KeyIndex::npos || match < chunk.begin || match >= chunk.end ||
         chunk.found[match - chunk.begin]) {
         return;
     }
     chunk.found[match - chunk.begin] = true;
-    const std::string_view tsCreated = chunk.plan->upserts[match].tsCreated;
+    if (stream.keyRule.tombstonesOnly) return;
+    const std::string_view tsCreated = chunk.plan->events[match].tsCreated;
     if (stream.mapper) {
         chunk.records += stream.mapper->emitRow(sink, cells, tsCreated, timeExtracted);
         return;

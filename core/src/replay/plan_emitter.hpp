@@ -1,7 +1,8 @@
-// Turns a page's plans into RECORD messages: tombstones for deletes, and one batched re-pull
-// per chunk of keys for inserts and updates, every chunk of the page handed to the plugin at
-// once (it may pipeline them). A key the re-pull does not return is a row that is gone by
-// now, and becomes a tombstone too.
+// Turns a page's plans into RECORD messages: one batched re-pull per chunk of keys, every
+// chunk of the page handed to the plugin at once (it may pipeline them). A row the re-pull
+// returns is emitted as it is now, whatever the event (a delete included: the key may have
+// shifted to another row in the same statement); a key it does not return is a row that is
+// gone by now, and becomes a tombstone.
 //
 // With other re-pull sessions, the chunks are shared out between them and this session
 // (repull_shares.hpp): each renders its share's rows on its own thread, and the shares are
@@ -87,6 +88,8 @@ private:
                                      RecordSink& sink, const std::string& timeExtracted);
     void fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& shares,
                      const std::string& timeExtracted);
+    void emitGone(StreamRuntime& stream, const DrivingEvent& event,
+                  const std::string& timeExtracted);
     void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
                        const std::string& timeExtracted);
     static void emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,

@@ -169,13 +169,13 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
     REQUIRE(read->plan.has_value());
     CHECK(read->plannedFor == std::vector<bool>{false, true});
     // Events 1..12 over keys 1..3: t1 has the odd ids, and the latest for each key is 7, 9, 11.
-    CHECK(read->plan->streams()[0].upserts.empty());
-    const auto& upserts = read->plan->streams()[1].upserts;
-    REQUIRE(upserts.size() == 3);
-    CHECK(upserts[0].id == 7);
-    CHECK(upserts[1].id == 9);
-    CHECK(upserts[2].id == 11);
-    CHECK(read->plan->streams()[1].findUpsert(upserts[1].key) == 1);
+    CHECK(read->plan->streams()[0].events.empty());
+    const auto& events = read->plan->streams()[1].events;
+    REQUIRE(events.size() == 3);
+    CHECK(events[0].id == 7);
+    CHECK(events[1].id == 9);
+    CHECK(events[2].id == 11);
+    CHECK(read->plan->streams()[1].findEvent(events[1].key) == 1);
 
     // A bad event leaves the plan to the replay; the page itself is served.
     FakeSetup bad(withBadEvent(), kTwoTables);

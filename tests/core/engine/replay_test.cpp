@@ -85,16 +85,43 @@ TEST_CASE("a re-pull that finds no row emits a tombstone") {
     CHECK(records[0]->getValue<bool>("is_deleted"));
 }
 
-TEST_CASE("tombstones_only streams never re-pull and emit only deletes") {
+TEST_CASE("a delete whose row exists when the page is read emits the row, not a tombstone") {
+    // UPDATE invoices SET id = id + 1 over ids 2, 3, 4 journals, row by row, 2d 3u 3d 4u 4d 5u:
+    // the latest event of 3 and 4 is a delete, yet both rows exist (ids 3, 4 and 5 now).
+    FakeSetup setup(database(R"([1,"invoices","2","d","t1"],[2,"invoices","3","u","t2"],
+                                [3,"invoices","3","d","t3"],[4,"invoices","4","u","t4"],
+                                [5,"invoices","4","d","t5"],[6,"invoices","5","u","t6"])"),
+                    kInvoiceTable);
+    auto run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    std::map<int64_t, Poco::JSON::Object::Ptr> byId;
+    for (const auto& record : run.records("invoices")) {
+        byId[record->getValue<int64_t>("id")] = record;
+    }
+    REQUIRE(byId.size() == 4);
+    CHECK(byId[2]->getValue<bool>("is_deleted"));
+    CHECK(byId[2]->getValue<std::string>("_sdc_deleted_at") == "t1");
+    for (int64_t id : {3, 4, 5}) {
+        CAPTURE(id);
+        CHECK_FALSE(byId[id]->getValue<bool>("is_deleted"));
+        CHECK(byId[id]->isNull("_sdc_deleted_at"));
+    }
+    CHECK(byId[3]->getValue<std::string>("_sdc_diffgen_ts_created") == "t3");
+    CHECK(byId[4]->getValue<std::string>("note") == "four");
+}
+
+TEST_CASE("tombstones_only streams emit only deletes, each once its row is verified gone") {
     FakeSetup setup(
         database(R"([1,"invoices","1","i","2024-01-01T00:00:01+00:00"],
-                                [2,"invoices","4","d","2024-01-01T00:00:02+00:00"])"),
+                                [2,"invoices","2","d","2024-01-01T00:00:02+00:00"],
+                                [3,"invoices","4","d","2024-01-01T00:00:03+00:00"])"),
         R"("tables":[{"table_name":"invoices","pk_column":"id","mode":"tombstones_only"}])");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE(run.exitCode == 0);
     auto records = run.records("invoices");
+    // Row 4 exists again, so its delete is not one any more.
     REQUIRE(records.size() == 1);
-    CHECK(records[0]->getValue<int64_t>("id") == 4);
+    CHECK(records[0]->getValue<int64_t>("id") == 2);
     CHECK(records[0]->getValue<bool>("is_deleted"));
 }
 
