@@ -9,6 +9,7 @@
 #include "catalog/catalog_json.hpp"
 #include "catalog/diffgen_check.hpp"
 #include "catalog/discovery.hpp"
+#include "catalog/journal_checks.hpp"
 #include "maps/stream_setup.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/plan_emitter.hpp"
@@ -210,7 +211,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
     for (auto& stream : streams) {
         auto bookmark = state.bookmark(stream.definition->name);
         stream.cursor = bookmark.value_or(0);
-        if (bookmark || stream.definition->startFrom != StartFrom::Snapshot) continue;
+        if (bookmark || stream.definition->startFrom == StartFrom::Beginning) continue;
         stream.replaying = runSnapshot(connection, writer, stream, state, run.options().snapshot);
     }
     run.replay(owned);
@@ -236,14 +237,20 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
     auto connection = connect(plugin, config);
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
     checkDiffgenTable(*connection, config);
-    if (!line.discover) checkJournalNames(*connection, config);
     if (line.discover) {
         std::string catalog = catalogJson(definitions) + "\n";
         std::fwrite(catalog.data(), 1, catalog.size(), stdout);
         std::fflush(stdout);
         return 0;
     }
+    const JournalFacts journal = readJournalFacts(*connection, config);
+    checkJournalNames(*connection, config, journal);
+    checkIdSequence(journal, config);
+    warnBypassingForeignKeys(journal, config);
     if (catalogText) applyCatalogSelection(*catalogText, *line.catalog, definitions);
+    for (const std::string& stream : streamsToSnapshotAgain(journal, definitions, state)) {
+        state.dropBookmark(stream);
+    }
     return runSync(line, config, plugin, connection, definitions, state);
 }
 

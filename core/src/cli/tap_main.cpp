@@ -7,6 +7,7 @@
 
 #include "catalog/catalog_json.hpp"
 #include "catalog/discovery.hpp"
+#include "catalog/journal_checks.hpp"
 #include "cli/about.hpp"
 #include "cli/command_line.hpp"
 #include "cli/man_page.hpp"
@@ -93,6 +94,8 @@ int tapMain(int argc, char** argv) {
     } catch (const CatalogError& failure) {
         return fail(failure.what());
     } catch (const StateError& failure) {
+        return fail(failure.what());
+    } catch (const JournalError& failure) {
         return fail(failure.what());
     } catch (const BadEventError& failure) {
         return fail(std::string(failure.what()) +

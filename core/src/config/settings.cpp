@@ -129,6 +129,12 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "before it stops with the bookmark before them.")
             .defaultJson("30")
             .minimum(0),
+        Spec("accept_cached_sequence", "boolean",
+             "UNSAFE. Run although diffgen.id comes from a sequence whose CACHE is above 1: a "
+             "session then holds ids between transactions and may commit one after the tap "
+             "has read past it, and that change is lost. Without it such a run stops before "
+             "any output; set the sequence's CACHE to 1 instead.")
+            .defaultJson("false"),
         Spec("reconnect_attempts", "integer",
              "Times in a row a lost database connection is re-established before the "
              "run fails; a reconnected session that reads the log again gives the attempts "
@@ -222,9 +228,11 @@ std::vector<SettingSpec> buildTableSettingSpecs() {
         Spec("start_from", "string",
              "Where a stream without state starts: beginning replays the whole "
              "diffgen log, snapshot reads the table first and follows diffgen from "
-             "there.")
+             "there. when_needed is snapshot, and also re-snapshots a stream whose "
+             "bookmark the diffgen log no longer covers (pruned or reset) instead of "
+             "stopping the run.")
             .defaultJson("\"beginning\"")
-            .allowed({"beginning", "snapshot"}),
+            .allowed({"beginning", "snapshot", "when_needed"}),
         Spec("journal_name", "string",
              "The name the journal's triggers write into diffgen.tablename for this table. "
              "Default: table_name without its schema, as the shipped triggers write it.")

@@ -251,10 +251,10 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     table.mode = effectiveValue(entry, specs, "mode").convert<std::string>() == "tombstones_only"
                      ? StreamMode::TombstonesOnly
                      : StreamMode::Full;
-    table.startFrom =
-        effectiveValue(entry, specs, "start_from").convert<std::string>() == "snapshot"
-            ? StartFrom::Snapshot
-            : StartFrom::Beginning;
+    const std::string startFrom = effectiveValue(entry, specs, "start_from").convert<std::string>();
+    table.startFrom = startFrom == "snapshot"      ? StartFrom::Snapshot
+                      : startFrom == "when_needed" ? StartFrom::WhenNeeded
+                                                   : StartFrom::Beginning;
     checkTableName(table.tableName, keyPath(path, "table_name"));
     for (const auto& column : table.pkColumns) {
         if (column.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
@@ -411,6 +411,8 @@ void readSettings(const Object& config, TapConfig& result) {
     result.horizonSettleSeconds =
         effectiveValue(config, settingSpecs(), "horizon_settle_seconds").convert<double>();
     result.horizonWaitSeconds = integerSetting(config, "horizon_wait_seconds");
+    result.acceptCachedSequence =
+        effectiveValue(config, settingSpecs(), "accept_cached_sequence").convert<bool>();
     result.connectTimeout = integerSetting(config, "connect_timeout");
     result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
     result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");

@@ -26,8 +26,9 @@ public:
 
 /// `mode`: what a stream emits.
 enum class StreamMode { Full, TombstonesOnly };
-/// `start_from`: where a stream without state starts.
-enum class StartFrom { Beginning, Snapshot };
+/// `start_from`: where a stream without state starts. WhenNeeded snapshots too, and also
+/// re-snapshots a stream whose bookmark the log no longer covers (Debezium's "when_needed").
+enum class StartFrom { Beginning, Snapshot, WhenNeeded };
 /// `on_bad_event`: what a diffgen row that cannot be replayed does.
 enum class BadEventPolicy { Fail, Skip };
 
@@ -61,6 +62,8 @@ struct TapConfig {
     BadEventPolicy onBadEvent = BadEventPolicy::Fail;
     double horizonSettleSeconds = 10;
     int64_t horizonWaitSeconds = 30;
+    /// accept_cached_sequence: run although diffgen.id comes from a sequence with a CACHE.
+    bool acceptCachedSequence = false;
     int64_t connectTimeout = 10;
     int64_t reconnectAttempts = 5;
     int64_t reconnectMaxWaitSeconds = 30;

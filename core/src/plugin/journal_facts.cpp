@@ -50,6 +50,40 @@ TableJournal tableJournalOf(const TdgTableJournal& table) {
 
 }  // namespace
 
+std::optional<LostCoverage> JournalBounds::lostAfter(int64_t bookmark) const {
+    using Cause = LostCoverage::Cause;
+    if (bookmark <= 0) return std::nullopt;
+    // The id source tells a reset best: an emptied log whose ids go on, or newest events
+    // deleted by hand, lose nothing, since later changes still get ids past the bookmark.
+    if (nextId) {
+        if (*nextId <= bookmark) return LostCoverage{Cause::IdsRestarted, bookmark, *nextId};
+    } else if (!empty && newestId < bookmark) {
+        return LostCoverage{Cause::LogBehind, bookmark, newestId};
+    }
+    if (!empty && oldestId > bookmark + 1) return LostCoverage{Cause::Pruned, bookmark, oldestId};
+    return std::nullopt;
+}
+
+std::string LostCoverage::describe(const std::string& stream) const {
+    const std::string head = "stream '" + stream + "': diffgen ";
+    const std::string at = std::to_string(bookmark);
+    const std::string reset = " (TRUNCATE ... RESTART IDENTITY, or a restore from an older backup)";
+    switch (cause) {
+        case Cause::Pruned:
+            return head + "no longer covers its bookmark " + at + ": the oldest event left is id " +
+                   std::to_string(evidence) + ", so the changes journalled at ids " +
+                   std::to_string(bookmark + 1) + " to " + std::to_string(evidence - 1) +
+                   " were pruned before they were read";
+        case Cause::IdsRestarted:
+            return head + "was reset below its bookmark " + at + ": its next id is " +
+                   std::to_string(evidence) + reset;
+        case Cause::LogBehind:
+            break;
+    }
+    return head + "was reset below its bookmark " + at + ": its newest event is id " +
+           std::to_string(evidence) + reset;
+}
+
 JournalBounds journalBoundsOf(const TdgJournalBounds& bounds) {
     JournalBounds out;
     out.empty = bounds.is_empty != 0;

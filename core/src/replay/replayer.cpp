@@ -34,6 +34,7 @@ Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
       state_(state),
       options_(std::move(options)),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
+      journal_(connection, options_.diffgen),
       emitter_(connection, writer, options_.keysPerFetch, std::move(repulls)),
       clock_(clock),
       stats_(stats),
@@ -103,6 +104,9 @@ void Replayer::waitForNewEvents() {
         clock_.sleepFor(std::min(poll_.nextWait(), untilState));
     }
     keepStateFresh();
+    // A reset of the log shows no gap: new ids simply fall below the cursors.
+    journal_.checkAtHead(replayingStreams(),
+                         std::chrono::duration<double>(options_.stateIntervalSeconds));
 }
 
 // Waits in slices, so that a stop signal or a time limit is seen soon; false when the driver
@@ -184,6 +188,10 @@ bool Replayer::readNextPage() {
     const bool full = static_cast<int64_t>(page.size()) >= query.limit;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
+    // A range the page does not prove gapless may have lost events to a prune meanwhile.
+    const bool provenGapless =
+        readThrough == lastId && (page.empty() || page.rangeRowCount() == lastId - lowest);
+    if (!provenGapless) journal_.checkAfterGap(streamsAt(active));
     const std::vector<bool> accept = acceptMask(active);
     const PagePlan plan = planOf(read, accept);
     if (full) {
@@ -357,6 +365,21 @@ std::vector<bool> Replayer::acceptMask(const std::vector<size_t>& streams) const
     std::vector<bool> accept(streams_.size(), false);
     for (size_t i : streams) accept[i] = true;
     return accept;
+}
+
+std::vector<const StreamRuntime*> Replayer::streamsAt(const std::vector<size_t>& streams) const {
+    std::vector<const StreamRuntime*> at;
+    at.reserve(streams.size());
+    for (size_t i : streams) at.push_back(&streams_[i]);
+    return at;
+}
+
+std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
+    std::vector<const StreamRuntime*> replaying;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) replaying.push_back(&stream);
+    }
+    return replaying;
 }
 
 std::vector<std::string> Replayer::journalNames(const std::vector<size_t>& streams) const {

@@ -17,6 +17,7 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/horizon_tracker.hpp"
+#include "replay/journal_watch.hpp"
 #include "replay/page_read_ahead.hpp"
 #include "replay/page_sizer.hpp"
 #include "replay/plan_emitter.hpp"
@@ -83,6 +84,7 @@ private:
     TapState& state_;
     ReplayOptions options_;
     HorizonTracker horizon_;
+    JournalWatch journal_;
     PlanEmitter emitter_;
     std::shared_ptr<const PageStreams> pageStreams_;
     RunClock& clock_;
@@ -121,6 +123,8 @@ private:
     void reportProgress(bool force);
     std::string lagText();
     std::vector<bool> acceptMask(const std::vector<size_t>& streams) const;
+    std::vector<const StreamRuntime*> streamsAt(const std::vector<size_t>& streams) const;
+    std::vector<const StreamRuntime*> replayingStreams() const;
     std::vector<std::string> journalNames(const std::vector<size_t>& streams) const;
 };
 

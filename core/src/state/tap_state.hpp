@@ -39,6 +39,8 @@ public:
 
     std::optional<int64_t> bookmark(const std::string& stream) const;
     void setBookmark(const std::string& stream, int64_t diffgenId);
+    /// Forgets a stream's bookmark: the stream starts again as one that has none.
+    void dropBookmark(const std::string& stream) { bookmarks_.erase(stream); }
 
     /// The STATE value as compact JSON, streams in name order.
     std::string toJson() const;

@@ -21,6 +21,14 @@
 //                                  retryable IO error; the other connections work)
 //   "interrupt_fetches_on_connection": N (every re-pull of the Nth connection fails as
 //                                  CANCELLED, as a server reports a query its KILL interrupted)
+//   "journal": "unsupported" | {   (what journal_bounds and inspect_journal answer; by default
+//                                  the bounds of the visible events and an empty inspection)
+//       "next_id": N, "id_source": "seq", "id_cache": N,
+//       "partitions": {"table": ["part", "schema.part"]},
+//       "bypassing": {"table": [["constraint", "parent", "ON DELETE CASCADE"]]},
+//       "triggers": {"table": [["name", "INSERT, UPDATE, DELETE", "journal name" or null]]}}
+//   "prune_at_page": [N, X]       (the Nth page read of the process first deletes every event
+//                                  with id <= X, as a retention job running meanwhile would)
 // }
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
@@ -135,6 +143,11 @@ public:
                               root->getValue<int>("interrupt_fetches_on_connection") == number;
         horizonSupported_ =
             !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
+        if (root->has("journal")) journal_ = root->get("journal");
+        if (root->has("prune_at_page")) {
+            auto prune = root->getArray("prune_at_page");
+            pruneAtPage_ = {prune->getElement<int>(0), prune->getElement<int64_t>(1)};
+        }
     }
 
     std::string serverVersion() override { return "FakeDB 1.0"; }
@@ -173,6 +186,11 @@ public:
         if (loseAtPage_ > 0 && pagesRead == loseAtPage_) {
             ++database_->restarts;
             throwIfRestarted();
+        }
+        if (pruneAtPage_.first == pagesRead) {
+            std::erase_if(database_->events, [this](const FakeEvent& event) {
+                return event.id <= pruneAtPage_.second;
+            });
         }
         const std::vector<FakeEvent>& events = database_->events;
         int64_t last = request.afterId;
@@ -267,8 +285,42 @@ public:
         return allVisible ? HorizonState::Final : HorizonState::Pending;
     }
 
+    std::optional<JournalBounds> journalBounds(const TableName&) override {
+        if (journalUnsupported()) return std::nullopt;
+        std::lock_guard<std::mutex> lock(database_->mutex);
+        throwIfRestarted();
+        JournalBounds bounds;
+        for (const FakeEvent& event : database_->events) {
+            if (!visible(event)) continue;
+            bounds.oldestId = bounds.empty ? event.id : std::min(bounds.oldestId, event.id);
+            bounds.newestId = bounds.empty ? event.id : std::max(bounds.newestId, event.id);
+            bounds.empty = false;
+        }
+        if (auto journal = journalObject(); journal && journal->has("next_id")) {
+            bounds.nextId = journal->getValue<int64_t>("next_id");
+        }
+        return bounds;
+    }
+
+    std::optional<JournalInspection> inspectJournal(const JournalRequest& request) override {
+        if (journalUnsupported()) return std::nullopt;
+        JournalInspection inspection;
+        auto journal = journalObject();
+        if (journal && journal->has("id_source")) {
+            inspection.idSource = journal->getValue<std::string>("id_source");
+        }
+        inspection.idCache =
+            journal && journal->has("id_cache") ? journal->getValue<int64_t>("id_cache") : 1;
+        for (const TableName& table : request.tables) {
+            inspection.tables.push_back(tableJournal(journal, table.display(), request));
+        }
+        return inspection;
+    }
+
 private:
     std::map<std::string, FakeTable> tables_;
+    Poco::Dynamic::Var journal_;
+    std::pair<int, int64_t> pruneAtPage_{0, 0};
     std::shared_ptr<SharedDatabase> database_;
     int restartsSeen_ = 0;
     std::atomic<bool> cancelled_{false};
@@ -334,6 +386,58 @@ private:
     }
 
     static bool visible(const FakeEvent& event) { return event.checksUntilVisible == 0; }
+
+    bool journalUnsupported() const {
+        return journal_.isString() && journal_.toString() == "unsupported";
+    }
+    Poco::JSON::Object::Ptr journalObject() const {
+        if (journal_.isEmpty() || journal_.isString()) return nullptr;
+        return journal_.extract<Poco::JSON::Object::Ptr>();
+    }
+
+    // The entries of journal[section][table], each an array; none when absent.
+    static std::vector<Poco::JSON::Array::Ptr> entries(const Poco::JSON::Object::Ptr& journal,
+                                                       const char* section,
+                                                       const std::string& table) {
+        std::vector<Poco::JSON::Array::Ptr> found;
+        if (!journal || !journal->has(section)) return found;
+        auto byTable = journal->getObject(section);
+        auto list = byTable->getArray(table);
+        for (size_t i = 0; list && i < list->size(); ++i) {
+            found.push_back(list->getArray(static_cast<unsigned>(i)));
+        }
+        return found;
+    }
+
+    static TableJournal tableJournal(const Poco::JSON::Object::Ptr& journal,
+                                     const std::string& table, const JournalRequest& request) {
+        TableJournal facts;
+        if (journal && journal->has("partitions")) {
+            auto list = journal->getObject("partitions")->getArray(table);
+            for (size_t i = 0; list && i < list->size(); ++i) {
+                std::string name = list->getElement<std::string>(static_cast<unsigned>(i));
+                const size_t dot = name.find('.');
+                TableName partition;
+                if (dot != std::string::npos) partition.schema = name.substr(0, dot);
+                partition.name = name.substr(dot == std::string::npos ? 0 : dot + 1);
+                facts.partitions.push_back(partition);
+            }
+        }
+        for (const auto& key : entries(journal, "bypassing", table)) {
+            facts.bypassingForeignKeys.push_back(
+                {key->getElement<std::string>(0),
+                 TableName{std::nullopt, key->getElement<std::string>(1)},
+                 key->getElement<std::string>(2)});
+        }
+        if (!request.includeTriggers) return facts;
+        for (const auto& trigger : entries(journal, "triggers", table)) {
+            JournalTrigger found{trigger->getElement<std::string>(0),
+                                 trigger->getElement<std::string>(1), std::nullopt};
+            if (!trigger->isNull(2)) found.journalName = trigger->getElement<std::string>(2);
+            facts.triggers.push_back(found);
+        }
+        return facts;
+    }
 
     void loadTables(const Poco::JSON::Object::Ptr& tables) {
         for (const auto& [name, value] : *tables) {
