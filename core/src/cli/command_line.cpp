@@ -25,6 +25,7 @@ CommandLine parseCommandLine(int argc, char** argv) {
         {"-h", [&] { line.help = true; }},
         {"--list-plugins", [&] { line.listPlugins = true; }},
         {"--test", [&] { line.test = true; }},
+        {"--check-journal", [&] { line.checkJournal = true; }},
         {"--man", [&] { line.man = true; }},
     };
     for (int i = 1; i < argc; ++i) {
@@ -81,6 +82,10 @@ const HelpContent& helpContent() {
             {"--about", "Print the tap's description, capabilities and settings."},
             {"--format FORMAT", "With --about: text, json or markdown."},
             {"--test[=schema]", "Emit one record per stream (or only the schemas) and exit."},
+            {"--check-journal",
+             "Report whether the journal can lose changes: triggers, journal names, keys, "
+             "the id sequence, partitions, foreign keys, the horizon, and with --state how far "
+             "each stream is behind. Exits 1 when it finds a problem."},
             {"--list-plugins", "List the dialect plugins found and where."},
             {"--plugin-dir DIR", "Look for dialect plugins in DIR first (repeatable)."},
             {"--version", "Print the version and exit."},

@@ -26,6 +26,7 @@ struct CommandLine {
     bool listPlugins = false;
     bool test = false;            // --test: one record per stream
     bool testSchemaOnly = false;  // --test=schema
+    bool checkJournal = false;    // --check-journal: the journal's health, as a report
     bool man = false;             // --man (hidden): the manual page as roff, for packaging
 };
 

@@ -10,6 +10,7 @@
 #include "catalog/diffgen_check.hpp"
 #include "catalog/discovery.hpp"
 #include "catalog/journal_checks.hpp"
+#include "cli/journal_check_command.hpp"
 #include "maps/stream_setup.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/plan_emitter.hpp"
@@ -235,6 +236,7 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
         }
     }
     auto connection = connect(plugin, config);
+    if (line.checkJournal) return checkJournal(config, state, std::move(connection));
     std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
     checkDiffgenTable(*connection, config);
     if (line.discover) {

@@ -197,3 +197,59 @@ TEST_CASE("a plugin that cannot read the journal's facts runs, and says what is 
                    "reset journal is not noticed"));
     CHECK(contains(run.stderrText, "the dialect plugin fake cannot inspect the journal"));
 }
+
+TEST_CASE("--check-journal reports a healthy journal and exits 0") {
+    const std::string journal =
+        R"(,"journal":{"id_source":"public.diffgen_id_seq","id_cache":1,"next_id":8,)"
+        R"("triggers":{"items":[["items_diffgen","INSERT, UPDATE, DELETE","items"]]}})";
+    FakeSetup setup(itemsDatabase({3, 5, 7}, journal), itemsTable());
+    TapRun run =
+        runTap({"--config", setup.configPath(), "--state", stateAt(setup, 5), "--check-journal"});
+    std::string report;
+    for (const auto& line : run.lines) report += line + "\n";
+    MESSAGE(report);
+    CHECK(run.exitCode == 0);
+    CHECK(report ==
+          "diffgen table diffgen (FakeDB 1.0)\n"
+          "  events: ids 3 to 7; next id 8\n"
+          "  id source: public.diffgen_id_seq, one id at a time\n"
+          "  horizon: running transactions are visible\n"
+          "table items (stream items, journal name 'items')\n"
+          "  key: id, the table's primary key\n"
+          "  trigger items_diffgen on INSERT, UPDATE, DELETE writes 'items'\n"
+          "  oldest event: id 3\n"
+          "  state: bookmark 5, 2 ids behind the newest event\n"
+          "no problem found\n");
+}
+
+TEST_CASE("--check-journal finds every problem that can lose changes and exits 1") {
+    const std::string journal =
+        R"(,"journal":{"id_source":"public.diffgen_id_seq","id_cache":20,)"
+        R"("partitions":{"items":["public.items_eu"]},)"
+        R"("bypassing":{"items":[["items_order_fk","orders","ON DELETE CASCADE"]]},)"
+        R"("triggers":{"items":[["items_diffgen_i","INSERT","items_eu"]]}})";
+    const std::string database = R"({"tables":{)" + std::string(kItems) +
+                                 R"(},"diffgen":[[550,"items","1","u","t"],)"
+                                 R"([551,"items_eu","2","u","t"]])" +
+                                 journal + "}";
+    FakeSetup setup(database, itemsTable());
+    TapRun run =
+        runTap({"--config", setup.configPath(), "--state", stateAt(setup, 100), "--check-journal"});
+    std::string report;
+    for (const auto& line : run.lines) report += line + "\n";
+    MESSAGE(report);
+    CHECK(run.exitCode == 1);
+    CHECK(contains(report, "  PROBLEM: public.diffgen_id_seq has CACHE 20"));
+    CHECK(contains(report,
+                   "  PROBLEM: trigger items_diffgen_i on INSERT writes 'items_eu', not "
+                   "the journal name 'items'"));
+    CHECK(contains(report, "  PROBLEM: no trigger journals UPDATEs of this table\n"));
+    CHECK(contains(report, "  PROBLEM: no trigger journals DELETEs of this table\n"));
+    CHECK(contains(report, "  partitions: public.items_eu\n"));
+    CHECK(contains(report, "  PROBLEM: diffgen has events under a partition's name (from id 551)"));
+    CHECK(contains(report,
+                   "  PROBLEM: foreign key items_order_fk (ON DELETE CASCADE from "
+                   "'orders') changes rows without firing the triggers"));
+    CHECK(contains(report, "  PROBLEM: stream 'items': diffgen no longer covers its bookmark 100"));
+    CHECK(contains(report, "7 problems that can lose changes\n"));
+}
