@@ -1,0 +1,247 @@
+// When the journal stops telling the truth, on the real servers with the shipped triggers: a
+// log pruned past a bookmark and a log reset below it stop the run before any output (or, with
+// start_from when_needed, snapshot the table again); a key shifted or swapped inside one
+// statement keeps every row; a cached id sequence is refused unless accepted; a foreign key
+// whose actions bypass the triggers is warned about.
+#include <doctest/doctest.h>
+
+#include "dialect_fixture.hpp"
+
+using namespace tapdiffgen::testing;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// The rows of `table` as a target would hold them, by key, from the tap's output.
+std::map<std::string, std::string> sourceRows(const JournalledSchema& schema,
+                                              const std::string& table) {
+    std::map<std::string, std::string> rows;
+    for (const auto& id : queryColumn(schema.env(), "SELECT id FROM " + table + " ORDER BY id")) {
+        rows[*id] = queryScalar(schema.env(), "SELECT note FROM " + table + " WHERE id = " + *id);
+    }
+    return rows;
+}
+
+// key → note of every live row after applying the runs' records in order.
+std::map<std::string, std::string> replicaNotes(const std::vector<const TapRun*>& runs,
+                                                const std::string& stream) {
+    std::map<std::string, std::string> replica;
+    for (const TapRun* run : runs) {
+        for (const auto& record : run->records(stream)) {
+            const std::string key = record->get("id").toString();
+            if (record->getValue<bool>("is_deleted")) {
+                replica.erase(key);
+            } else {
+                replica[key] = record->get("note").toString();
+            }
+        }
+    }
+    return replica;
+}
+
+// A table of ten rows, replayed once: returns that run (its last STATE is the bookmark).
+struct ReplayedItems {
+    ReplayedItems(const DatabaseEnv& env, const std::string& prefix, const std::string& extra = "")
+        : schema(env, prefix) {
+        items = schema.createNumberedItems(10);
+        config = schema.writeConfig(dir, {items}, extra);
+        first = runTapBinary({"--config", config});
+        REQUIRE_MESSAGE(first.exitCode == 0, first.stderrText);
+        bookmark = *first.lastBookmark(items);
+    }
+    TapRun resume(const std::string& configPath) {
+        return runTapBinary(
+            {"--config", configPath, "--state", dir.write("state.json", first.lastState())});
+    }
+
+    JournalledSchema schema;
+    ScratchDir dir;
+    std::string items;
+    std::string config;
+    TapRun first;
+    int64_t bookmark = 0;
+};
+
+void prunedJournalStopsTheRun(const DatabaseEnv& env, const std::string& prefix) {
+    ReplayedItems replayed(env, prefix);
+    JournalledSchema& schema = replayed.schema;
+    // Updates and an insert: a snapshot emits the rows that exist, so a delete among the
+    // events pruned would stay in a target (README, "Pruning the journal").
+    schema.exec("UPDATE " + replayed.items + " SET note = 'changed' WHERE id <= 5");
+    schema.exec("INSERT INTO " + replayed.items + " VALUES (11, 'new')");
+    const std::string newest = queryScalar(env, "SELECT max(id) FROM " + schema.diffgenTable());
+    // A retention job deletes the oldest events, past the bookmark: ids bookmark+1..+3 are gone.
+    schema.exec("DELETE FROM " + schema.diffgenTable() +
+                " WHERE id <= " + std::to_string(replayed.bookmark + 3));
+
+    TapRun stopped = replayed.resume(replayed.config);
+    CHECK(stopped.exitCode == 1);
+    CHECK(stopped.lines.empty());
+    const std::string bookmark = std::to_string(replayed.bookmark);
+    CHECK(contains(
+        stopped.stderrText,
+        "stream '" + replayed.items + "': diffgen no longer covers its bookmark " + bookmark +
+            ": the oldest event left is id " + std::to_string(replayed.bookmark + 4) +
+            ", so the changes journalled at "
+            "ids " +
+            std::to_string(replayed.bookmark + 1) + " to " + std::to_string(replayed.bookmark + 3) +
+            " were pruned before they were "
+            "read; set \"start_from\": \"when_needed\" on table '" +
+            replayed.items + "' to snapshot it again"));
+
+    ScratchDir other;
+    const std::string config = other.write(
+        "config.json", env.configPrefix() + R"(,"diffgen_table":")" + schema.diffgenTable() +
+                           R"(","tables":[{"table_name":")" + replayed.items +
+                           R"(","pk_column":"id","start_from":"when_needed"}]})");
+    TapRun again = replayed.resume(config);
+    REQUIRE_MESSAGE(again.exitCode == 0, again.stderrText);
+    CHECK(
+        contains(again.stderrText, "start_from is when_needed, so the table is snapshotted again"));
+    CHECK(replicaNotes({&replayed.first, &again}, replayed.items) ==
+          sourceRows(schema, replayed.items));
+    CHECK(*again.lastBookmark(replayed.items) >= std::stoll(newest));
+}
+
+void resetJournalStopsTheRun(const DatabaseEnv& env, const std::string& prefix,
+                             const std::string& resetSql) {
+    ReplayedItems replayed(env, prefix);
+    JournalledSchema& schema = replayed.schema;
+    schema.exec(resetSql);
+    schema.exec("UPDATE " + replayed.items + " SET note = 'after the reset' WHERE id = 1");
+    TapRun stopped = replayed.resume(replayed.config);
+    CHECK(stopped.exitCode == 1);
+    CHECK(stopped.lines.empty());
+    CHECK(contains(stopped.stderrText, "stream '" + replayed.items +
+                                           "': diffgen was reset below its bookmark " +
+                                           std::to_string(replayed.bookmark) + ": its "));
+}
+
+}  // namespace
+
+TEST_CASE("postgres: a journal pruned past a bookmark stops the run; when_needed snapshots") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    prunedJournalStopsTheRun(db, "jr_prune");
+}
+
+TEST_CASE("mysql: a journal pruned past a bookmark stops the run; when_needed snapshots") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    prunedJournalStopsTheRun(db, "jr_prune");
+}
+
+TEST_CASE("postgres: a journal reset below a bookmark stops the run") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    resetJournalStopsTheRun(db, "jr_reset", "TRUNCATE jr_reset_diffgen RESTART IDENTITY");
+}
+
+TEST_CASE("mysql: a journal reset below a bookmark stops the run") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    resetJournalStopsTheRun(db, "jr_reset", "TRUNCATE TABLE jr_reset_diffgen");
+}
+
+TEST_CASE("postgres: keys shifted and swapped inside one statement keep every row") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    JournalledSchema schema(db, "jr_shift");
+    schema.createTable("k", "id integer PRIMARY KEY DEFERRABLE, note text", "id");
+    const std::string table = schema.table("k");
+    schema.exec("INSERT INTO " + table +
+                " VALUES (1, 'a'), (2, 'b'), (3, 'c'), (7, 'x'), (8, 'y')");
+    ScratchDir dir;
+    const std::string config = schema.writeConfig(dir, {table});
+    TapRun first = runTapBinary({"--config", config});
+    REQUIRE_MESSAGE(first.exitCode == 0, first.stderrText);
+
+    // Journalled row by row: 1d 2u 2d 3u 3d 4u, then 7d 8u 8d 7u: the latest event of keys
+    // 2, 3 and 8 is a delete, yet those rows exist.
+    schema.exec("UPDATE " + table + " SET id = id + 1 WHERE id <= 3");
+    schema.exec("UPDATE " + table + " SET id = 15 - id WHERE id IN (7, 8)");
+    TapRun second =
+        runTapBinary({"--config", config, "--state", dir.write("state.json", first.lastState())});
+    REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
+    const auto source = sourceRows(schema, table);
+    CHECK(source.size() == 5);
+    CHECK(replicaNotes({&first, &second}, table) == source);
+
+    // The same from the beginning of the log, every event in one page.
+    TapRun whole = runTapBinary({"--config", config});
+    REQUIRE_MESSAGE(whole.exitCode == 0, whole.stderrText);
+    CHECK(replicaNotes({&whole}, table) == source);
+}
+
+TEST_CASE("postgres: a composite key shifted inside one statement keeps every row") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    JournalledSchema schema(db, "jr_cshift");
+    schema.createTable("lines",
+                       "order_id integer, line_no integer, note text, "
+                       "PRIMARY KEY (order_id, line_no) DEFERRABLE",
+                       "order_id,line_no");
+    const std::string table = schema.table("lines");
+    schema.exec("INSERT INTO " + table + " VALUES (1, 1, 'a'), (1, 2, 'b'), (1, 3, 'c')");
+    schema.exec("UPDATE " + table + " SET line_no = line_no + 1");
+    ScratchDir dir;
+    TapRun run = runTapBinary({"--config", schema.writeConfig(dir, {table})});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    std::map<std::string, std::string> replica;
+    for (const auto& record : run.records(table)) {
+        const std::string key =
+            record->get("order_id").toString() + "/" + record->get("line_no").toString();
+        if (record->getValue<bool>("is_deleted")) {
+            replica.erase(key);
+        } else {
+            replica[key] = record->get("note").toString();
+        }
+    }
+    CHECK(replica == std::map<std::string, std::string>{{"1/2", "a"}, {"1/3", "b"}, {"1/4", "c"}});
+}
+
+TEST_CASE("postgres: a cached diffgen id sequence is refused unless accepted") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    JournalledSchema schema(db, "jr_cache");
+    const std::string items = schema.createNumberedItems(3);
+    schema.exec("ALTER SEQUENCE " + schema.diffgenTable() + "_id_seq CACHE 50");
+    ScratchDir dir;
+    TapRun refused = runTapBinary({"--config", schema.writeConfig(dir, {items})});
+    CHECK(refused.exitCode == 1);
+    CHECK(refused.lines.empty());
+    const std::string sequence = "public." + schema.diffgenTable() + "_id_seq";
+    CHECK(contains(
+        refused.stderrText,
+        "diffgen.id comes from " + sequence +
+            " with CACHE 50: a session holds cached "
+            "ids between its transactions and can commit one after the tap has read past "
+            "it, and that change is lost; run ALTER SEQUENCE " +
+            sequence + " CACHE 1, or set accept_cached_sequence to true to accept the risk"));
+
+    TapRun accepted = runTapBinary(
+        {"--config", schema.writeConfig(dir, {items}, R"("accept_cached_sequence":true)")});
+    REQUIRE_MESSAGE(accepted.exitCode == 0, accepted.stderrText);
+    CHECK(contains(accepted.stderrText, "(accept_cached_sequence is true)"));
+    CHECK(accepted.records(items).size() == 3);
+}
+
+TEST_CASE("mysql: a foreign key whose actions bypass the triggers is warned about") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    JournalledSchema schema(db, "jr_fk");
+    // The child goes first, here and at the end: the parent cannot be dropped before it.
+    schema.exec("DROP TABLE IF EXISTS " + schema.table("child"));
+    schema.createTable("parent", "id INTEGER PRIMARY KEY, note VARCHAR(20)", "id");
+    schema.createTable("child",
+                       "id INTEGER PRIMARY KEY, parent_id INTEGER, note VARCHAR(20), "
+                       "CONSTRAINT jr_fk_child_parent FOREIGN KEY (parent_id) REFERENCES "
+                       "jr_fk_parent (id) ON DELETE CASCADE",
+                       "id");
+    const std::string child = schema.table("child");
+    schema.exec("INSERT INTO " + schema.table("parent") + " VALUES (1, 'p')");
+    schema.exec("INSERT INTO " + child + " VALUES (1, 1, 'c')");
+    ScratchDir dir;
+    TapRun run = runTapBinary({"--config", schema.writeConfig(dir, {child})});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(contains(run.stderrText, "table '" + child +
+                                       "': foreign key jr_fk_child_parent (ON "
+                                       "DELETE CASCADE from '"));
+    CHECK(contains(run.stderrText, "changes its rows without firing its triggers"));
+    schema.exec("DROP TABLE " + child);
+}
