@@ -9,20 +9,12 @@
 #include "catalog/catalog_json.hpp"
 #include "catalog/diffgen_check.hpp"
 #include "catalog/discovery.hpp"
-#include "catalog/journal_checks.hpp"
+#include "catalog/sync_streams.hpp"
 #include "cli/journal_check_command.hpp"
-#include "maps/stream_setup.hpp"
+#include "plugin/connection_factory.hpp"
 #include "plugin/plugin_loader.hpp"
-#include "replay/plan_emitter.hpp"
-#include "replay/run.hpp"
-#include "replay/snapshot.hpp"
-#include "replay/stop_signal.hpp"
-#include "singer/json_text.hpp"
-#include "singer/message_writer.hpp"
+#include "replay/sync_coordinator.hpp"
 #include "state/tap_state.hpp"
-#include "tunnel/ssh_tunnel.hpp"
-#include "tunnel/tunnel_error.hpp"
-#include "util/log.hpp"
 
 namespace tapdiffgen::core {
 namespace {
@@ -35,88 +27,6 @@ std::string readFile(const std::string& path, const std::string& what) {
     return content.str();
 }
 
-void forwardDriverLog(int level, const std::string& message) { log::write(level, message); }
-
-// ---- SSH tunnel ----
-
-TdgStatus statusOf(TunnelError::Kind kind) {
-    switch (kind) {
-        case TunnelError::Kind::Network:
-            return TDG_IO;
-        case TunnelError::Kind::Authentication:
-            return TDG_UNAUTHENTICATED;
-        case TunnelError::Kind::Refused:
-            return TDG_UNAUTHORIZED;
-        case TunnelError::Kind::Config:
-            break;
-    }
-    return TDG_INVALID_ARGUMENT;
-}
-
-std::shared_ptr<SshTunnel> openTunnel(const TapConfig& config) {
-    try {
-        auto tunnel =
-            std::make_shared<SshTunnel>(*config.sshTunnel, static_cast<int>(config.connectTimeout),
-                                        [](const std::string& message) { log::warning(message); });
-        log::info("SSH tunnel through bastion " + tunnel->bastion() + " to " +
-                  config.sshTunnel->targetHost + ":" +
-                  std::to_string(config.sshTunnel->targetPort) + " listens on " +
-                  tunnel->localHost() + ":" + std::to_string(tunnel->localPort()));
-        return tunnel;
-    } catch (const TunnelError& failure) {
-        throw DialectError(statusOf(failure.kind()), failure.what(), "", failure.retryable());
-    }
-}
-
-// The connect options the ABI defines for a tunnel: the driver opens its TCP connection to
-// connect_host:connect_port and keeps host for TLS name verification. Only the engine sets
-// them, so a user's setting of the same name is dropped.
-std::vector<std::pair<std::string, std::string>> connectOptions(const TapConfig& config,
-                                                                const SshTunnel* tunnel) {
-    std::vector<std::pair<std::string, std::string>> options;
-    for (const auto& option : config.connectionOptions) {
-        if (option.first != "connect_host" && option.first != "connect_port") {
-            options.push_back(option);
-        }
-    }
-    if (tunnel != nullptr) {
-        options.emplace_back("connect_host", tunnel->localHost());
-        options.emplace_back("connect_port", std::to_string(tunnel->localPort()));
-    }
-    return options;
-}
-
-// ---- end of SSH tunnel ----
-
-enum class Session { Main, ReadAhead, Repull };
-
-// Also every reconnect: the plugin was loaded once, when the configuration was read.
-std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& plugin,
-                                           const TapConfig& config,
-                                           Session session = Session::Main) {
-    log::debug("dialect plugin " + plugin->dialect() + " from " + plugin->path());
-    std::unique_ptr<DialectConnection> connection;
-    try {
-        std::shared_ptr<SshTunnel> tunnel;
-        if (config.sshTunnel) tunnel = openTunnel(config);
-        connection = std::make_unique<DialectConnection>(
-            plugin, connectOptions(config, tunnel.get()), &forwardDriverLog);
-        connection->keepUntilClosed(tunnel);
-    } catch (const DialectError& failure) {
-        std::string message = failure.what();
-        if (message.rfind("cannot connect", 0) != 0) message = "cannot connect: " + message;
-        throw DialectError(failure.status(), message, failure.sqlstate(), failure.retryable());
-    }
-    if (session == Session::Main) {
-        log::info("connected to " + connection->serverVersion());
-    } else if (session == Session::ReadAhead) {
-        log::debug("second session, for reading ahead, connected");
-    } else {
-        log::debug("another session, for re-pulling rows, connected");
-    }
-    return connection;
-}
-
 std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     std::vector<std::string> names;
     for (const auto& table : config.tables) {
@@ -125,99 +35,19 @@ std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     return names;
 }
 
-// --test: the first event of each stream, emitted as a record; no STATE.
-void emitOneRecordPerStream(DialectConnection& connection, MessageWriter& writer,
-                            std::vector<StreamRuntime>& streams, const TapConfig& config) {
-    PlanEmitter emitter(connection, writer, 1);
-    const TableRef diffgen = TableRef::parse(config.diffgenTable);
-    for (auto& stream : streams) {
-        EventPage page = connection.readDiffgenPage(diffgen, 0, INT64_MAX, config.pageSize,
-                                                    {stream.definition->journalName});
-        PageStreams only;
-        only.add(stream.definition->journalName, stream.keyRule);
-        PagePlan::Options options;
-        options.readFor = {true};
-        options.skipBadEvents = true;
-        PagePlan plan(page, only, options);
-        StreamPlan first;
-        const StreamPlan& all = plan.streams()[0];
-        if (!all.events.empty()) {
-            first.events.push_back(all.events.front());
-            first.indexEvents();
-        }
-        emitter.emit(stream, first, utcNowIso());
-    }
-}
-
-// Stream maps are compiled against the configured streams before anything is written.
-void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinition>& definitions,
-                      std::vector<StreamRuntime>& streams) {
-    if (!maps::mapsConfigured(config)) return;
-    std::vector<std::string> configured;
-    for (const auto& definition : definitions) configured.push_back(definition.name);
-    maps::checkStreamMaps(maps::settingsOf(config), configured);
-    for (const auto& name : maps::unusedStreamMaps(maps::settingsOf(config), configured)) {
-        log::warning("stream_maps: '" + name +
-                     "' is not a configured stream; its map applies to "
-                     "nothing");
-    }
-    for (auto& stream : streams) {
-        stream.mapper = maps::mapperFor(config, *stream.definition, configured);
-    }
-}
-
-int runSync(const CommandLine& line, const TapConfig& config,
-            const std::shared_ptr<const Plugin>& plugin, std::unique_ptr<DialectConnection>& owned,
-            std::vector<StreamDefinition>& definitions, TapState& state) {
-    DialectConnection& connection = *owned;
-
-    std::vector<StreamRuntime> streams;
-    for (const auto& definition : definitions) {
-        if (definition.selected) streams.emplace_back(definition);
-    }
-    if (streams.empty()) log::warning("no stream is selected: nothing to sync");
-
-    attachStreamMaps(config, definitions, streams);
-    MessageWriter writer;
-    if (const auto batches = parseBatchConfig(config.batchConfig); batches && !line.test) {
-        checkBatchStorage(*batches);
-        writer.writeBatches(*batches);
-    }
-    for (const auto& stream : streams) {
-        if (stream.mapper) {
-            for (const auto& output : stream.mapper->outputs()) {
-                writer.writeSchema(output.name, output.schemaJson, output.keyProperties);
-            }
-            continue;
-        }
-        writer.writeSchema(stream.definition->name, stream.definition->schemaJson(),
-                           stream.definition->key.names());
-    }
-    if (line.testSchemaOnly) return 0;
-    if (line.test) {
-        emitOneRecordPerStream(connection, writer, streams, config);
-        return 0;
-    }
-    if (!state.empty()) writer.writeState(state.toJson());
-
-    installStopHandlers();
-    Run::Connect connectReadAhead;
-    if (config.readAhead) {
-        connectReadAhead = [&] { return connect(plugin, config, Session::ReadAhead); };
-    }
-    Run::Connect connectRepull = [&] { return connect(plugin, config, Session::Repull); };
-    Run run(
-        runOptionsFrom(config), [&] { return connect(plugin, config); }, writer, streams, state,
-        connectReadAhead, connectRepull);
-    for (auto& stream : streams) {
-        auto bookmark = state.bookmark(stream.definition->name);
-        stream.cursor = bookmark.value_or(0);
-        if (bookmark || stream.definition->startFrom == StartFrom::Beginning) continue;
-        stream.replaying = runSnapshot(connection, writer, stream, state, run.options().snapshot);
-    }
-    run.replay(owned);
-    run.report();
+int printCatalog(DialectConnection& connection, const TapConfig& config) {
+    const std::vector<StreamDefinition> definitions = discoverStreams(connection, config);
+    checkDiffgenTable(connection, config);
+    const std::string catalog = catalogJson(definitions) + "\n";
+    std::fwrite(catalog.data(), 1, catalog.size(), stdout);
+    std::fflush(stdout);
     return 0;
+}
+
+SyncMode syncModeOf(const CommandLine& line) {
+    if (line.testSchemaOnly) return SyncMode::TestSchemas;
+    if (line.test) return SyncMode::TestRecords;
+    return SyncMode::Replay;
 }
 
 }  // namespace
@@ -227,33 +57,23 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
     // The state and the catalog are read before connecting, so a broken file fails fast and
     // without touching the database. --discover ignores both, as Meltano attaches old ones.
     TapState state;
-    std::optional<std::string> catalogText;
+    std::optional<CatalogFile> catalog;
     if (!line.discover) {
         if (line.state) state = TapState::load(*line.state, configuredStreamNames(config));
         if (line.catalog) {
-            catalogText = readFile(*line.catalog, "catalog");
-            checkCatalogSyntax(*catalogText, *line.catalog);
+            catalog = CatalogFile{readFile(*line.catalog, "catalog"), *line.catalog};
+            checkCatalogSyntax(catalog->text, catalog->path);
         }
     }
-    auto connection = connect(plugin, config);
+    const ConnectionFactory connections(plugin, config);
+    auto connection = connections.connect();
+    if (line.discover) return printCatalog(*connection, config);
     if (line.checkJournal) return checkJournal(config, state, std::move(connection));
-    std::vector<StreamDefinition> definitions = discoverStreams(*connection, config);
-    checkDiffgenTable(*connection, config);
-    if (line.discover) {
-        std::string catalog = catalogJson(definitions) + "\n";
-        std::fwrite(catalog.data(), 1, catalog.size(), stdout);
-        std::fflush(stdout);
-        return 0;
-    }
-    const JournalFacts journal = readJournalFacts(*connection, config);
-    checkJournalNames(*connection, config, journal);
-    checkIdSequence(journal, config);
-    warnBypassingForeignKeys(journal, config);
-    if (catalogText) applyCatalogSelection(*catalogText, *line.catalog, definitions);
-    for (const std::string& stream : streamsToSnapshotAgain(journal, definitions, state)) {
-        state.dropBookmark(stream);
-    }
-    return runSync(line, config, plugin, connection, definitions, state);
+    const std::vector<StreamDefinition> definitions =
+        streamsToSync(*connection, config, catalog, state);
+    SyncCoordinator(config, connections, definitions, state, syncModeOf(line))
+        .run(std::move(connection));
+    return 0;
 }
 
 int listPlugins(const CommandLine& line) {

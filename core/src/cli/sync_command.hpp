@@ -1,4 +1,5 @@
-// The commands that talk to a database: --discover, --test and the sync itself.
+// The commands that talk to a database: --discover, --check-journal, --test and the sync
+// itself, each handed to the part of the engine that owns it.
 #pragma once
 
 #include <memory>

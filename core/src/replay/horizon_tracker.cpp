@@ -24,7 +24,7 @@ void HorizonTracker::noteFinal(int64_t from, int64_t to) {
     if (from <= finalThrough_ && to > finalThrough_) finalThrough_ = to;
 }
 
-bool HorizonTracker::joinsPending(int64_t from, const std::vector<size_t>& streams) const {
+bool HorizonTracker::joinsPending(int64_t from, const StreamSet& streams) const {
     return !pending_.empty() && pending_.back().to == from && pending_.back().streams == streams;
 }
 
@@ -86,9 +86,7 @@ std::vector<PendingRange> HorizonTracker::takeFinal() {
 
 std::optional<int64_t> HorizonTracker::holdFor(size_t stream) const {
     for (const PendingRange& range : pending_) {
-        if (std::find(range.streams.begin(), range.streams.end(), stream) != range.streams.end()) {
-            return range.from;
-        }
+        if (range.streams.contains(stream)) return range.from;
     }
     return std::nullopt;
 }

@@ -27,13 +27,14 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/stream_set.hpp"
 
 namespace tapdiffgen::core {
 
 struct PendingRange {
     int64_t from = 0;  // exclusive
     int64_t to = 0;    // inclusive
-    std::vector<size_t> streams;
+    StreamSet streams;
     std::vector<int64_t> seenIds;  // ascending ids already emitted from the parts below
     /// The parts of (from, to] that had gaps, to read again once final; the parts between
     /// them were final when read (empty: the whole range).
@@ -55,7 +56,7 @@ public:
     /// final: the range's own ids are all final (it is kept only to join the one before).
     void addPending(PendingRange range, bool final = false);
     /// Whether a range over (from, ...] for `streams` would join the newest pending range.
-    bool joinsPending(int64_t from, const std::vector<size_t>& streams) const;
+    bool joinsPending(int64_t from, const StreamSet& streams) const;
     size_t pendingCount() const { return pending_.size(); }
     /// The ids kept to recognise already emitted events when pending ranges are read again.
     size_t heldIds() const { return heldIds_; }

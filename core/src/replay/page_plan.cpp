@@ -43,14 +43,14 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
     std::vector<std::vector<DrivingEvent>> events(streams.size());
     std::vector<KeyIndex> latest(streams.size());
     for (size_t stream = 0; stream < streams.size(); ++stream) {
-        if (!options.readFor[stream]) continue;
+        if (!options.readFor.contains(stream)) continue;
         events[stream].reserve(page.size() / streams.size() + 1);
         latest[stream].reserve(page.size() / streams.size() + 1);
     }
     for (const TdgEvent& event : page) {
         const auto found =
             streams.streamOf(std::string_view(event.table_name != nullptr ? event.table_name : ""));
-        if (!found || !options.readFor[*found]) continue;
+        if (!found || !options.readFor.contains(*found)) continue;
         const size_t stream = *found;
         if (options.late && std::binary_search(options.late->seenIds.get().begin(),
                                                options.late->seenIds.get().end(), event.id)) {

@@ -15,6 +15,7 @@
 #include "plugin/key_spec.hpp"
 #include "replay/key_index.hpp"
 #include "replay/row_key.hpp"
+#include "replay/stream_set.hpp"
 
 namespace tapdiffgen::core {
 
@@ -94,9 +95,9 @@ private:
 class PagePlan {
 public:
     struct Options {
-        /// The streams this page was read for, as a mask by stream index; events of the others
-        /// are left out (a page read for some streams only).
-        std::vector<bool> readFor;
+        /// The streams this page was read for; events of the others are left out (a page read
+        /// for some streams only).
+        StreamSet readFor;
         /// A bad event is a warning instead of a BadEventError.
         bool skipBadEvents = false;
         /// A range read again once its late commits are final (nullopt for a first read).

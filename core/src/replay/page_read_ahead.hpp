@@ -40,7 +40,7 @@ struct PageQuery {
 struct PlanRequest {
     /// Shared: a read may still run when the replay that asked for it is gone.
     std::shared_ptr<const PageStreams> streams;  // null: the page is not planned
-    std::vector<bool> readFor;
+    StreamSet readFor;
     bool skipBadEvents = false;
 };
 
@@ -50,7 +50,7 @@ struct PageRead {
     /// Made for the streams `plannedFor` marks; nullopt when none was asked for or a bad event
     /// stopped it (the replay then plans the page itself, and reports the event).
     std::optional<PagePlan> plan;
-    std::vector<bool> plannedFor;
+    StreamSet plannedFor;
 };
 
 class PageReadAhead {

@@ -32,11 +32,10 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
     std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessions);
     if (chunks.empty()) return;
     std::vector<Share> shares = shareOut(chunks, sessions);
-    counters_.repullQueries += chunks.size();
+    ledger_.repullQueries += chunks.size();
     fetchShares(chunks, shares, timeExtracted);
     for (Chunk& chunk : chunks) {
-        chunk.stream->recordCount += chunk.records;
-        counters_.records += chunk.records;
+        ledger_.addRecords(chunk.stream->index, chunk.records);
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
             if (!chunk.found[i - chunk.begin])
                 emitGone(*chunk.stream, chunk.plan->events[i], timeExtracted);
@@ -69,7 +68,7 @@ std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& 
     return chunks;
 }
 
-// A stream with maps keeps its chunks on one thread: its mapper is not shared.
+// A stream whose output is not concurrent keeps its chunks on one thread.
 std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& chunks,
                                                       size_t sessions) const {
     std::vector<size_t> boundaries;
@@ -79,7 +78,7 @@ std::vector<PlanEmitter::Share> PlanEmitter::shareOut(const std::vector<Chunk>& 
         for (size_t i = 0; i < chunks.size(); ++i) {
             keys.push_back(chunks[i].end - chunks[i].begin);
             mayStartAt.push_back(i == 0 || chunks[i].stream != chunks[i - 1].stream ||
-                                 !chunks[i].stream->mapper);
+                                 chunks[i].stream->output->concurrent());
         }
         boundaries = shareBoundaries(keys, mayStartAt, sessions);
     }
@@ -104,8 +103,8 @@ std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const 
         FetchSpec& fetch = fetches.emplace_back();
         const StreamDefinition& definition = *chunk.stream->definition;
         fetch.table = &definition.table;
-        fetch.columns = &chunk.stream->renderer.columnNames();
-        fetch.columnKinds = &chunk.stream->renderer.columnKinds();
+        fetch.columns = &chunk.stream->renderer->columnNames();
+        fetch.columnKinds = &chunk.stream->renderer->columnKinds();
         fetch.key = &definition.key;
         fetch.keys.reserve((chunk.end - chunk.begin) * definition.key.columns.size());
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
@@ -150,28 +149,19 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
         const bool started = std::exchange(share.running, false);
         if (started && share.session->finish()) {
             share.session->spool().writeTo(writer_);
-            ++counters_.sharesElsewhere;
+            ++ledger_.sharesElsewhere;
             continue;
         }
-        if (started) ++counters_.sharesTakenBack;
+        if (started) ++ledger_.sharesTakenBack;
         connection_.fetchRowsMany(fetchesOf(chunks, share, writer_, timeExtracted));
     }
 }
 
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
                                 std::string_view deletedAt, const std::string& timeExtracted) {
-    if (stream.mapper) {
-        const uint64_t written = stream.mapper->emitTombstone(
-            writer_, event.key, event.keyParts, event.tsCreated, deletedAt, timeExtracted);
-        stream.recordCount += written;
-        counters_.records += written;
-        return;
-    }
-    std::string& out = writer_.beginRecord(stream.definition->name);
-    stream.renderer.appendTombstone(out, event.key, event.keyParts, event.tsCreated, deletedAt);
-    writer_.endRecord(timeExtracted);
-    ++stream.recordCount;
-    ++counters_.records;
+    ledger_.addRecords(stream.index,
+                       stream.output->writeTombstone(writer_, event.key, event.keyParts,
+                                                     event.tsCreated, deletedAt, timeExtracted));
 }
 
 // A row whose key was not asked for in this chunk (a case-insensitive collation matching another
@@ -181,24 +171,16 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
 void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
-    const RecordRenderer& renderer = stream.renderer;
     const size_t match = chunk.plan->findEvent(
-        canonicalKeyOfRow(cells, renderer.keyPositions(), stream.definition->key));
+        canonicalKeyOfRow(cells, stream.renderer->keyPositions(), stream.definition->key));
     if (match == KeyIndex::npos || match < chunk.begin || match >= chunk.end ||
         chunk.found[match - chunk.begin]) {
         return;
     }
     chunk.found[match - chunk.begin] = true;
     if (stream.keyRule.tombstonesOnly) return;
-    const std::string_view tsCreated = chunk.plan->events[match].tsCreated;
-    if (stream.mapper) {
-        chunk.records += stream.mapper->emitRow(sink, cells, tsCreated, timeExtracted);
-        return;
-    }
-    std::string& out = sink.beginRecord(stream.definition->name);
-    renderer.appendRow(out, cells, tsCreated);
-    sink.endRecord(timeExtracted);
-    ++chunk.records;
+    chunk.records +=
+        stream.output->writeRow(sink, cells, chunk.plan->events[match].tsCreated, timeExtracted);
 }
 
 }  // namespace tapdiffgen::core

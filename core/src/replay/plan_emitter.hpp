@@ -16,27 +16,21 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/page_plan.hpp"
 #include "replay/repull_session.hpp"
+#include "replay/run_ledger.hpp"
 #include "replay/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
 
 namespace tapdiffgen::core {
 
-struct EmitCounters {
-    uint64_t records = 0;
-    uint64_t repullQueries = 0;
-    /// Shares re-pulled on another session, and shares whose session failed (re-pulled here).
-    uint64_t sharesElsewhere = 0;
-    uint64_t sharesTakenBack = 0;
-};
-
 class PlanEmitter {
 public:
     /// `others`: the sessions besides `connection` to share re-pulls with; they must outlive
-    /// the emitter.
-    PlanEmitter(DialectConnection& connection, MessageWriter& writer, int64_t keysPerFetch,
-                RepullSessions others = {})
+    /// the emitter. Records, re-pull queries and shares are counted in `ledger`.
+    PlanEmitter(DialectConnection& connection, MessageWriter& writer, RunLedger& ledger,
+                int64_t keysPerFetch, RepullSessions others = {})
         : connection_(connection),
           writer_(writer),
+          ledger_(ledger),
           keysPerFetch_(keysPerFetch),
           others_(std::move(others)) {}
 
@@ -51,8 +45,6 @@ public:
     void emit(StreamRuntime& stream, const StreamPlan& plan, const std::string& timeExtracted) {
         emit({Part{&stream, &plan}}, timeExtracted);
     }
-
-    const EmitCounters& counters() const { return counters_; }
 
 private:
     // A chunk of one stream's upserts, [begin, end), which of them the re-pull returned, and
@@ -76,9 +68,9 @@ private:
 
     DialectConnection& connection_;
     MessageWriter& writer_;
+    RunLedger& ledger_;
     int64_t keysPerFetch_;
     RepullSessions others_;
-    EmitCounters counters_;
 
     // `sessions`: how many sessions this page is shared between (1: this one alone).
     std::vector<Chunk> cutChunks(const std::vector<Part>& parts, size_t pageKeys,

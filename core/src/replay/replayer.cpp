@@ -23,21 +23,16 @@ int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>&
 
 }  // namespace
 
-Replayer::Replayer(DialectConnection& connection, MessageWriter& writer,
-                   std::vector<StreamRuntime>& streams, TapState& state, ReplayOptions options,
-                   RunClock& clock, ReplayStats& stats, PageReadAhead* readAhead,
+Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* readAhead,
                    RepullSessions repulls)
-    : connection_(connection),
+    : run_(run),
+      options_(run.options),
+      streams_(run.streams),
+      connection_(connection),
       readAhead_(readAhead),
-      writer_(writer),
-      streams_(streams),
-      state_(state),
-      options_(std::move(options)),
-      horizon_(connection, options_.horizonSettleSeconds, highestBookmark(state, streams)),
+      horizon_(connection, options_.horizonSettleSeconds, highestBookmark(run.state, run.streams)),
       journal_(connection, options_.diffgen),
-      emitter_(connection, writer, options_.keysPerFetch, std::move(repulls)),
-      clock_(clock),
-      stats_(stats),
+      emitter_(connection, run.writer, run.ledger, options_.keysPerFetch, std::move(repulls)),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.backlogPages) {
     auto pageStreams = std::make_shared<PageStreams>();
@@ -50,24 +45,24 @@ void Replayer::run() {
     lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now();
     bool drained = false;
     while (!drained) {
-        if (clock_.shouldStop()) break;
+        if (run_.clock.shouldStop()) break;
         if (options_.follow && holdsTooMuch()) {
             if (!waitWhileHoldingTooMuch()) break;
         } else if (holdsTooMuch()) {
             waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
-            if (clock_.shouldStop()) break;
+            if (run_.clock.shouldStop()) break;
             if (holdsTooMuch()) {
-                clock_.stop("transactions still hold diffgen ids after " +
-                            std::to_string(options_.horizonWaitSeconds) + " s");
+                run_.clock.stop("transactions still hold diffgen ids after " +
+                                std::to_string(options_.horizonWaitSeconds) + " s");
                 break;
             }
         }
-        const uint64_t eventsBefore = stats_.events;
+        const uint64_t eventsBefore = run_.ledger.events;
         const bool more = readNextPage();
         drainFinalRanges();
         writeState();
         reportProgress(false);
-        poll_.afterRead(stats_.events > eventsBefore);
+        poll_.afterRead(run_.ledger.events > eventsBefore);
         if (more) continue;
         if (!options_.follow) {
             drained = true;
@@ -91,7 +86,7 @@ void Replayer::run() {
 // At the log's head: waits for the next read, writing a STATE now and then meanwhile.
 void Replayer::waitForNewEvents() {
     // Records whose STATE is held back by a pending range must not wait in the buffer.
-    writer_.flush();
+    run_.writer.flush();
     keepStateFresh();
     const auto stateDue =
         lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -101,7 +96,7 @@ void Replayer::waitForNewEvents() {
     // interval. Otherwise the run sleeps by the poll schedule.
     if (!waitForSignal(
             std::min(std::chrono::duration<double>(options_.pollIntervalSeconds), untilState))) {
-        clock_.sleepFor(std::min(poll_.nextWait(), untilState));
+        run_.clock.sleepFor(std::min(poll_.nextWait(), untilState));
     }
     keepStateFresh();
     // A reset of the log shows no gap: new ids simply fall below the cursors.
@@ -122,14 +117,14 @@ bool Replayer::waitForSignal(std::chrono::duration<double> budget) {
             connection_.waitForChange(std::max<int64_t>(0, std::min(left, kSlice).count()));
         if (!changed) return false;
         if (*changed) return true;
-    } while (!clock_.shouldStop() && std::chrono::steady_clock::now() < until);
+    } while (!run_.clock.shouldStop() && std::chrono::steady_clock::now() < until);
     return true;
 }
 
 void Replayer::keepStateFresh() {
     const auto now = std::chrono::steady_clock::now();
     if (now - lastStateAt_ < std::chrono::duration<double>(options_.stateIntervalSeconds)) return;
-    writer_.repeatState();
+    run_.writer.repeatState();
     lastStateAt_ = now;
 }
 
@@ -144,7 +139,7 @@ bool Replayer::waitWhileHoldingTooMuch() {
         warnedHoldingTooMuch_ = true;
     }
     while (holdsTooMuch()) {
-        if (!clock_.sleepFor(std::chrono::duration<double>(options_.pollIntervalSeconds))) {
+        if (!run_.clock.sleepFor(std::chrono::duration<double>(options_.pollIntervalSeconds))) {
             return false;
         }
         drainFinalRanges();
@@ -167,12 +162,12 @@ bool Replayer::readNextPage() {
         if (stream.replaying) lowest = std::min(lowest, stream.cursor);
     }
     if (lowest == INT64_MAX) return false;
-    std::vector<size_t> active;
+    StreamSet active(streams_.size());
     int64_t upTo = INT64_MAX;
     for (size_t i = 0; i < streams_.size(); ++i) {
         if (!streams_[i].replaying) continue;
         if (streams_[i].cursor == lowest) {
-            active.push_back(i);
+            active.add(i);
         } else {
             upTo = std::min(upTo, streams_[i].cursor);
         }
@@ -181,9 +176,9 @@ bool Replayer::readNextPage() {
                     journalNames(active)};
     PageRead read = readPage(query);
     const EventPage& page = read.page;
-    ++stats_.diffgenQueries;
-    stats_.events += page.size();
-    if (!page.empty()) clock_.noteActivity();
+    ++run_.ledger.diffgenQueries;
+    run_.ledger.events += page.size();
+    if (!page.empty()) run_.clock.noteActivity();
 
     const bool full = static_cast<int64_t>(page.size()) >= query.limit;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
@@ -191,9 +186,8 @@ bool Replayer::readNextPage() {
     // A range the page does not prove gapless may have lost events to a prune meanwhile.
     const bool provenGapless =
         readThrough == lastId && (page.empty() || page.rangeRowCount() == lastId - lowest);
-    if (!provenGapless) journal_.checkAfterGap(streamsAt(active));
-    const std::vector<bool> accept = acceptMask(active);
-    const PagePlan plan = planOf(read, accept);
+    if (!provenGapless) journal_.checkAfterGap(streamsIn(active));
+    const PagePlan plan = planOf(read, active);
     if (full) {
         pageSizer_.noteFullPage();
         const int64_t next = pageSizer_.limit(active.size());
@@ -208,11 +202,11 @@ bool Replayer::readNextPage() {
     if (readAhead_ != nullptr && full && lastId < upTo) {
         query.afterId = lastId;
         readAhead_->start(std::move(query),
-                          PlanRequest{pageStreams_, accept, options_.skipBadEvents});
+                          PlanRequest{pageStreams_, active, options_.skipBadEvents});
     }
-    emitPlan(plan, accept);
+    emitPlan(plan, active);
     settleRange(lowest, readThrough, lastId, page, active);
-    for (size_t i : active) streams_[i].cursor = readThrough;
+    for (size_t i : active.indices()) streams_[i].cursor = readThrough;
     return full || upTo != INT64_MAX;
 }
 
@@ -225,40 +219,34 @@ PageRead Replayer::readPage(const PageQuery& query) {
     return read;
 }
 
-PagePlan Replayer::planOf(PageRead& read, const std::vector<bool>& accept) {
-    if (!read.plan || read.plannedFor != accept) return planPage(read.page, accept);
-    stats_.skippedEvents += read.plan->eventsSkipped();
+PagePlan Replayer::planOf(PageRead& read, const StreamSet& streams) {
+    if (!read.plan || read.plannedFor != streams) return planPage(read.page, streams);
+    run_.ledger.skippedEvents += read.plan->eventsSkipped();
     return std::move(*read.plan);
 }
 
-PagePlan Replayer::planPage(const EventPage& page, const std::vector<bool>& accept,
+PagePlan Replayer::planPage(const EventPage& page, const StreamSet& streams,
                             std::optional<LateRead> late) {
     PagePlan::Options planOptions;
-    planOptions.readFor = accept;
+    planOptions.readFor = streams;
     planOptions.skipBadEvents = options_.skipBadEvents;
     planOptions.late = late;
     PagePlan plan(page, *pageStreams_, planOptions);
-    if (late) stats_.lateEvents += plan.eventsConsidered();
-    stats_.skippedEvents += plan.eventsSkipped();
+    if (late) run_.ledger.lateEvents += plan.eventsConsidered();
+    run_.ledger.skippedEvents += plan.eventsSkipped();
     return plan;
 }
 
-void Replayer::emitPlan(const PagePlan& plan, const std::vector<bool>& accept) {
+void Replayer::emitPlan(const PagePlan& plan, const StreamSet& streams) {
     const std::string timeExtracted = utcNowIso();
-    uint64_t recordsBefore = emitter_.counters().records;
     std::vector<PlanEmitter::Part> parts;
-    for (size_t i = 0; i < streams_.size(); ++i) {
-        if (accept[i]) parts.push_back({&streams_[i], &plan.streams()[i]});
-    }
+    for (size_t i : streams.indices()) parts.push_back({&streams_[i], &plan.streams()[i]});
     emitter_.emit(parts, timeExtracted);
-    stats_.records += emitter_.counters().records - recordsBefore;
-    stats_.repullQueries += emitter_.counters().repullQueries - repullQueriesCounted_;
-    repullQueriesCounted_ = emitter_.counters().repullQueries;
 }
 
 // Decides whether the ids just read over (from, readThrough] can still change.
 void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
-                           const std::vector<size_t>& active) {
+                           const StreamSet& active) {
     if (readThrough <= from) return;
     const bool eventsGapless =
         page.empty() ? from == lastId : page.rangeRowCount() == lastId - from;
@@ -286,16 +274,15 @@ void Replayer::drainFinalRanges() {
 
 // A range just became final: read it again and emit what committed after the first read.
 void Replayer::emitLateEvents(const PendingRange& range) {
-    const std::vector<bool> accept = acceptMask(range.streams);
     const std::vector<std::string> names = journalNames(range.streams);
     for (const auto& [from, to] : range.gappedParts) {
         int64_t after = from;
         while (after < to) {
             EventPage page =
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
-            ++stats_.diffgenQueries;
+            ++run_.ledger.diffgenQueries;
             if (page.empty()) break;
-            emitPlan(planPage(page, accept, LateRead{range.seenIds}), accept);
+            emitPlan(planPage(page, range.streams, LateRead{range.seenIds}), range.streams);
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
         }
@@ -307,7 +294,7 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
     log::info("waiting up to " + std::to_string(static_cast<int>(budget.count())) +
               " s for transactions that may still commit diffgen ids");
     while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
-        if (!clock_.sleepFor(std::chrono::milliseconds(200))) break;
+        if (!run_.clock.sleepFor(std::chrono::milliseconds(200))) break;
         drainFinalRanges();
         writeState();
     }
@@ -320,10 +307,11 @@ void Replayer::writeState() {
         int64_t safe = stream.cursor;
         if (auto held = horizon_.holdFor(i)) safe = std::min(safe, *held);
         // A bookmark never moves backwards: an older run already proved everything below it.
-        int64_t previous = state_.bookmark(stream.definition->name).value_or(0);
-        state_.setBookmark(stream.definition->name, std::max(previous, safe));
+        int64_t previous = run_.state.bookmark(stream.definition->name).value_or(0);
+        run_.state.setBookmark(stream.definition->name, std::max(previous, safe));
     }
-    if (writer_.writeState(state_.toJson())) lastStateAt_ = std::chrono::steady_clock::now();
+    if (run_.writer.writeState(run_.state.toJson()))
+        lastStateAt_ = std::chrono::steady_clock::now();
 }
 
 void Replayer::reportProgress(bool force) {
@@ -333,18 +321,19 @@ void Replayer::reportProgress(bool force) {
         return;
     }
     // An idle following run reports nothing new, and its lag query would double its cost.
-    if (!force && options_.follow && stats_.events == eventsAtLastProgress_) return;
+    if (!force && options_.follow && run_.ledger.events == eventsAtLastProgress_) return;
     lastProgress_ = now;
-    eventsAtLastProgress_ = stats_.events;
-    double elapsed = clock_.elapsedSeconds();
-    double rate = elapsed > 0 ? static_cast<double>(stats_.events) / elapsed : 0;
-    std::string line = "progress: " + std::to_string(stats_.events) + " events, " +
-                       std::to_string(stats_.records) + " records, " +
+    eventsAtLastProgress_ = run_.ledger.events;
+    double elapsed = run_.clock.elapsedSeconds();
+    double rate = elapsed > 0 ? static_cast<double>(run_.ledger.events) / elapsed : 0;
+    std::string line = "progress: " + std::to_string(run_.ledger.events) + " events, " +
+                       std::to_string(run_.ledger.records()) + " records, " +
                        std::to_string(static_cast<uint64_t>(rate)) + " events/s";
     if (!force) line += ", " + lagText();
     log::info(line);
     for (const auto& stream : streams_) {
-        log::info(counterMetricLine("record_count", static_cast<int64_t>(stream.recordCount),
+        log::info(counterMetricLine("record_count",
+                                    static_cast<int64_t>(run_.ledger.records(stream.index)),
                                     {{"stream", stream.definition->name}}));
     }
 }
@@ -361,17 +350,11 @@ std::string Replayer::lagText() {
            " ids behind the diffgen head";
 }
 
-std::vector<bool> Replayer::acceptMask(const std::vector<size_t>& streams) const {
-    std::vector<bool> accept(streams_.size(), false);
-    for (size_t i : streams) accept[i] = true;
-    return accept;
-}
-
-std::vector<const StreamRuntime*> Replayer::streamsAt(const std::vector<size_t>& streams) const {
-    std::vector<const StreamRuntime*> at;
-    at.reserve(streams.size());
-    for (size_t i : streams) at.push_back(&streams_[i]);
-    return at;
+std::vector<const StreamRuntime*> Replayer::streamsIn(const StreamSet& streams) const {
+    std::vector<const StreamRuntime*> in;
+    in.reserve(streams.size());
+    for (size_t i : streams.indices()) in.push_back(&streams_[i]);
+    return in;
 }
 
 std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
@@ -382,10 +365,10 @@ std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
     return replaying;
 }
 
-std::vector<std::string> Replayer::journalNames(const std::vector<size_t>& streams) const {
+std::vector<std::string> Replayer::journalNames(const StreamSet& streams) const {
     std::vector<std::string> names;
     names.reserve(streams.size());
-    for (size_t i : streams) names.push_back(streams_[i].definition->journalName);
+    for (size_t i : streams.indices()) names.push_back(streams_[i].definition->journalName);
     return names;
 }
 

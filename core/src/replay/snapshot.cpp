@@ -11,7 +11,7 @@ namespace {
 
 // Waits until no transaction can still commit a diffgen id <= headId.
 bool waitForHead(DialectConnection& connection, const StreamRuntime& stream, int64_t headId,
-                 const SnapshotOptions& options) {
+                 const SyncOptions& options) {
     EventPage probe = connection.readDiffgenPage(options.diffgen, headId, headId, 1,
                                                  {stream.definition->journalName});
     HorizonTracker tracker(connection, options.horizonSettleSeconds, 0);
@@ -32,7 +32,7 @@ bool waitForHead(DialectConnection& connection, const StreamRuntime& stream, int
 }  // namespace
 
 bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRuntime& stream,
-                 TapState& state, const SnapshotOptions& options) {
+                 TapState& state, const SyncOptions& options, RunLedger& ledger) {
     const StreamDefinition& definition = *stream.definition;
     const int64_t headId = connection.maxDiffgenId(options.diffgen).value_or(0);
     if (!waitForHead(connection, stream, headId, options)) {
@@ -45,24 +45,16 @@ bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRun
     log::info("stream '" + definition.name + "': snapshot of table '" + definition.tableName +
               "', then replay after diffgen id " + std::to_string(headId));
     const std::string snapshotTime = utcNowIso();
-    // A stream with maps or flattening writes its rows through its mapper.
-    const auto mapped = [&](const TdgCell* cells) {
-        if (!stream.mapper) return false;
-        stream.recordCount += stream.mapper->emitRow(writer, cells, snapshotTime, snapshotTime);
-        return true;
-    };
-    const RecordRenderer& renderer = stream.renderer;
-    connection.scanTable(definition.table, renderer.columnNames(), &renderer.columnKinds(),
-                         definition.key, options.batchRows, [&](const TdgRowBatch& batch) {
-                             for (int64_t row = 0; row < batch.num_rows; ++row) {
-                                 if (mapped(batch.cells + row * batch.num_columns)) continue;
-                                 std::string& out = writer.beginRecord(definition.name);
-                                 renderer.appendRow(out, batch.cells + row * batch.num_columns,
-                                                    snapshotTime);
-                                 writer.endRecord(snapshotTime);
-                                 ++stream.recordCount;
-                             }
-                         });
+    const RecordRenderer& renderer = *stream.renderer;
+    connection.scanTable(
+        definition.table, renderer.columnNames(), &renderer.columnKinds(), definition.key,
+        options.pageSize, [&](const TdgRowBatch& batch) {
+            for (int64_t row = 0; row < batch.num_rows; ++row) {
+                ledger.addRecords(stream.index, stream.output->writeRow(
+                                                    writer, batch.cells + row * batch.num_columns,
+                                                    snapshotTime, snapshotTime));
+            }
+        });
     stream.cursor = headId;
     state.setBookmark(definition.name, headId);
     writer.writeState(state.toJson());

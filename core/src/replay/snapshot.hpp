@@ -7,22 +7,17 @@
 #pragma once
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/run_ledger.hpp"
 #include "replay/stream_runtime.hpp"
+#include "replay/sync_options.hpp"
 #include "singer/message_writer.hpp"
 #include "state/tap_state.hpp"
 
 namespace tapdiffgen::core {
 
-struct SnapshotOptions {
-    TableRef diffgen;
-    int64_t batchRows = 10000;
-    double horizonSettleSeconds = 10;
-    int64_t horizonWaitSeconds = 30;
-};
-
 /// Returns false (and logs why) when the snapshot could not start safely this run; the stream
-/// then keeps no bookmark and tries again next run.
+/// then keeps no bookmark and tries again next run. Its records are counted in `ledger`.
 bool runSnapshot(DialectConnection& connection, MessageWriter& writer, StreamRuntime& stream,
-                 TapState& state, const SnapshotOptions& options);
+                 TapState& state, const SyncOptions& options, RunLedger& ledger);
 
 }  // namespace tapdiffgen::core

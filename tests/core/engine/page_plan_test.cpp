@@ -19,6 +19,7 @@ using tapdiffgen::core::LateRead;
 using tapdiffgen::core::PagePlan;
 using tapdiffgen::core::PageStreams;
 using tapdiffgen::core::StreamPlan;
+using tapdiffgen::core::StreamSet;
 
 namespace {
 
@@ -79,7 +80,8 @@ std::vector<int64_t> idsOf(const std::vector<DrivingEvent>& events) {
 
 PagePlan::Options readingAll(size_t streams) {
     PagePlan::Options options;
-    options.readFor.assign(streams, true);
+    options.readFor = StreamSet(streams);
+    for (size_t stream = 0; stream < streams; ++stream) options.readFor.add(stream);
     return options;
 }
 
@@ -170,7 +172,7 @@ TEST_CASE("a page plan leaves out seen ids of a late read") {
     const PageStreams streams = twoStreams();
     const std::vector<int64_t> seen{3};
     PagePlan::Options options;
-    options.readFor = {true, false};
+    options.readFor = StreamSet(2, {0});
     options.late = LateRead{seen};
     const PagePlan plan(page.page(), streams, options);
     CHECK(idsOf(plan.streams()[0].events) == std::vector<int64_t>{1, 2});

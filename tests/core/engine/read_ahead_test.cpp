@@ -21,6 +21,7 @@ using tapdiffgen::core::PageRead;
 using tapdiffgen::core::PageReadAhead;
 using tapdiffgen::core::PageStreams;
 using tapdiffgen::core::PlanRequest;
+using tapdiffgen::core::StreamSet;
 using tapdiffgen::core::TableRef;
 using tapdiffgen::testing::FakeSetup;
 using tapdiffgen::testing::numberedDatabase;
@@ -163,11 +164,11 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
     const std::vector<std::pair<std::string, std::string>> options = {
         {"database", setup.dir() + "/database.json"}};
     PageReadAhead readAhead([&] { return std::make_unique<DialectConnection>(plugin, options); });
-    readAhead.start(query, PlanRequest{streams, {false, true}, false});
+    readAhead.start(query, PlanRequest{streams, StreamSet(2, {1}), false});
     std::optional<PageRead> read = readAhead.take(query);
     REQUIRE(read.has_value());
     REQUIRE(read->plan.has_value());
-    CHECK(read->plannedFor == std::vector<bool>{false, true});
+    CHECK(read->plannedFor == StreamSet(2, {1}));
     // Events 1..12 over keys 1..3: t1 has the odd ids, and the latest for each key is 7, 9, 11.
     CHECK(read->plan->streams()[0].events.empty());
     const auto& events = read->plan->streams()[1].events;
@@ -182,7 +183,7 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
     const std::vector<std::pair<std::string, std::string>> badOptions = {
         {"database", bad.dir() + "/database.json"}};
     PageReadAhead badAhead([&] { return std::make_unique<DialectConnection>(plugin, badOptions); });
-    badAhead.start(query, PlanRequest{streams, {true, true}, false});
+    badAhead.start(query, PlanRequest{streams, StreamSet(2, {0, 1}), false});
     read = badAhead.take(query);
     REQUIRE(read.has_value());
     CHECK(read->page.size() == 12);
