@@ -17,9 +17,8 @@ std::vector<tapdiffgen::core::StreamDefinition> streams() {
     stream.table = TableRef::parse("invoices");
     stream.key = KeySpec{{KeyColumn{"id", TDG_KIND_INT64}}};
     stream.columns = {
-        {"id", 1, TDG_KIND_INT64, "integer", -1, -1, false, true, R"({"type":"integer"})"},
-        {"note", 2, TDG_KIND_TEXT, "text", -1, -1, true, false, R"({"type":"string"})"}};
-    stream.columnSelected = {true, true};
+        {{"id", 1, TDG_KIND_INT64, "integer", -1, -1, false, true, R"({"type":"integer"})"}},
+        {{"note", 2, TDG_KIND_TEXT, "text", -1, -1, true, false, R"({"type":"string"})"}}};
     return {stream};
 }
 

@@ -93,11 +93,10 @@ void applyEntry(const Poco::JSON::Object::Ptr& entry, StreamDefinition& stream) 
         }
     }
     stream.selected = isSelected(streamMetadata, false);
-    for (size_t i = 0; i < stream.columns.size(); ++i) {
-        auto found = columnMetadata.find(stream.columns[i].name);
-        stream.columnSelected[i] =
-            stream.key.contains(stream.columns[i].name) ||
-            isSelected(found == columnMetadata.end() ? nullptr : found->second, true);
+    for (StreamColumn& column : stream.columns) {
+        auto found = columnMetadata.find(column.name);
+        column.selected = stream.key.contains(column.name) ||
+                          isSelected(found == columnMetadata.end() ? nullptr : found->second, true);
     }
 }
 

@@ -92,8 +92,10 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     stream.mode = setting.mode;
     stream.startFrom = setting.startFrom;
     stream.addDeletedAt = config.addSdcDeletedAt;
-    stream.columns = std::move(columns);
-    stream.key = keySpecOf(setting, stream.columns, where);
+    stream.key = keySpecOf(setting, columns, where);
+    for (ColumnDescription& column : columns) {
+        stream.columns.push_back(StreamColumn{std::move(column)});
+    }
     if (stream.key.composite() && !connection.acceptsCompositeKeys()) {
         throw DiscoveryError("pk_column in " + where + " names a composite key, which the " +
                              connection.plugin().dialect() +
@@ -107,7 +109,6 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
                                  column.name + "', which tap-diffgen adds to every record");
         }
     }
-    stream.columnSelected.assign(stream.columns.size(), true);
     return stream;
 }
 

@@ -15,8 +15,8 @@ std::string StreamDefinition::streamNameFor(const std::string& tableName) {
 
 std::vector<const ColumnDescription*> StreamDefinition::selectedColumns() const {
     std::vector<const ColumnDescription*> out;
-    for (size_t i = 0; i < columns.size(); ++i) {
-        if (key.contains(columns[i].name) || columnSelected[i]) out.push_back(&columns[i]);
+    for (const StreamColumn& column : columns) {
+        if (column.selected || key.contains(column.name)) out.push_back(&column);
     }
     return out;
 }

@@ -16,6 +16,12 @@ inline constexpr const char* kIsDeleted = "is_deleted";
 inline constexpr const char* kDiffgenTsCreated = "_sdc_diffgen_ts_created";
 inline constexpr const char* kDeletedAt = "_sdc_deleted_at";
 
+/// A column of a stream's table, as the driver described it, and whether the stream emits it.
+struct StreamColumn : ColumnDescription {
+    /// Every column is selected unless a catalog deselects it; key columns always are.
+    bool selected = true;
+};
+
 struct StreamDefinition {
     std::string name;         // "invoices", or "sales-invoices" for sales.invoices
     std::string tableName;    // as configured
@@ -25,8 +31,7 @@ struct StreamDefinition {
     StreamMode mode = StreamMode::Full;
     StartFrom startFrom = StartFrom::Beginning;
     bool addDeletedAt = true;
-    std::vector<ColumnDescription> columns;  // every column of the table
-    std::vector<bool> columnSelected;        // parallel to columns
+    std::vector<StreamColumn> columns;  // every column of the table, in ordinal order
     bool selected = true;
 
     /// The stream name Singer sees: table_name with '.' replaced by '-'.

@@ -27,8 +27,8 @@ using namespace tapdiffgen::core;
 
 namespace {
 
-ColumnDescription column(const std::string& name, TdgValueKind kind, const std::string& schema) {
-    ColumnDescription c;
+StreamColumn column(const std::string& name, TdgValueKind kind, const std::string& schema) {
+    StreamColumn c;
     c.name = name;
     c.kind = kind;
     c.jsonSchema = schema;
@@ -50,7 +50,6 @@ StreamDefinition benchStream() {
         column("created_at", TDG_KIND_TIMESTAMPTZ, R"({"type":"string","format":"date-time"})"),
         column("paid", TDG_KIND_BOOL, R"({"type":"boolean"})"),
         column("doc", TDG_KIND_JSON, "{}")};
-    s.columnSelected.assign(s.columns.size(), true);
     return s;
 }
 

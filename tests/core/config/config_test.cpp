@@ -147,7 +147,8 @@ TEST_CASE("enumerated settings list the allowed values") {
           "'fulll' is not one of ['full', 'tombstones_only'] in config['tables'][0]['mode']");
     CHECK(
         parseErrorOf(tablesConfig(R"([{"table_name":"a","pk_column":"id","start_from":"now"}])")) ==
-        "'now' is not one of ['beginning', 'snapshot'] in config['tables'][0]['start_from']");
+        "'now' is not one of ['beginning', 'snapshot', 'when_needed'] in "
+        "config['tables'][0]['start_from']");
     CHECK(parseErrorOf(minimalConfig(R"(,"log_level":"INFO")")) ==
           "'INFO' is not one of ['debug', 'info', 'warning', 'error'] in config['log_level']");
     CHECK(parseErrorOf(minimalConfig(R"(,"on_bad_event":"ignore")")) ==
