@@ -67,6 +67,9 @@ public:
                const sdk::JournalRequest& request)
         : session_(session), catalog_(catalog), horizon_(horizon), request_(request) {
         facts_.tables.resize(request.tables.size());
+        for (size_t i = 0; i < request.tables.size(); ++i) {
+            entries_[schemaOf(request.tables[i])][request.tables[i].name].push_back(i);
+        }
     }
 
     sdk::JournalInspection run() {
@@ -93,12 +96,8 @@ private:
     // The request's entries for a table information_schema named: spelled exactly so, or else
     // otherwise (names compared without regard to case).
     std::vector<size_t> entriesOf(const std::string& schema, const std::string& table) const {
-        std::map<std::string, std::vector<size_t>> byName;
-        for (size_t i = 0; i < request_.tables.size(); ++i) {
-            if (schemaOf(request_.tables[i]) == schema)
-                byName[request_.tables[i].name].push_back(i);
-        }
-        return rowsOfTable(byName, table);
+        auto names = entries_.find(schema);
+        return names == entries_.end() ? std::vector<size_t>() : rowsOfTable(names->second, table);
     }
 
     // diffgen's id column: AUTO_INCREMENT, or a DEFAULT that takes NEXT VALUE FOR a sequence.
@@ -201,6 +200,8 @@ private:
     HorizonCheck& horizon_;
     const sdk::JournalRequest& request_;
     sdk::JournalInspection facts_;
+    // The request's entries by schema and table name.
+    std::map<std::string, std::map<std::string, std::vector<size_t>>> entries_;
     std::vector<ForeignKey> foreignKeys_;
 };
 
