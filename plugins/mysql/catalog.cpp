@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "key_values.hpp"
+#include "sql_text.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "text_query.hpp"
 #include "text_row.hpp"
@@ -27,14 +28,7 @@ constexpr size_t kTablesPerStatement = 1000;
 // execute each, four round trips where one does.
 std::string schemaAndNames(MYSQL* connection, const std::string& schema,
                            const std::vector<std::string>& names) {
-    std::string sql;
-    appendTextLiteral(sql, connection, schema, "the schema name '" + schema + "'");
-    sql += " AND TABLE_NAME IN (";
-    for (size_t i = 0; i < names.size(); ++i) {
-        if (i > 0) sql += ", ";
-        appendTextLiteral(sql, connection, names[i], "the table name '" + names[i] + "'");
-    }
-    return sql + ")";
+    return textLiteral(connection, schema) + " AND TABLE_NAME IN " + nameList(connection, names);
 }
 
 std::string catalogSql(MYSQL* connection, bool withChecks, const std::string& schema,
@@ -52,12 +46,6 @@ std::string catalogSql(MYSQL* connection, bool withChecks, const std::string& sc
             filter;
     }
     return sql;
-}
-
-std::string bytesOf(const TextRow& row, size_t column) {
-    std::string out;
-    if (!row.isNull(column)) row.appendBytes(column, out);
-    return out;
 }
 
 std::string lowerWithoutSpaces(std::string_view text) {
@@ -92,13 +80,6 @@ std::string jsonValidTarget(std::string_view clause) {
     return inner;
 }
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool isTextFamily(const std::string& dataType) {
     return dataType == "longtext" || dataType == "mediumtext" || dataType == "text" ||
            dataType == "tinytext";
@@ -106,16 +87,16 @@ bool isTextFamily(const std::string& dataType) {
 
 DescribedColumn describedFromRow(const TextRow& row) {
     DescribedColumn column;
-    column.info.name = bytesOf(row, 0);
+    column.info.name = row.bytes(0);
     column.info.ordinal = static_cast<int>(row.int64(1));
-    column.type.dataType = lower(bytesOf(row, 2));
-    column.info.sqlType = bytesOf(row, 3);
-    column.type.columnType = lower(column.info.sqlType);
+    column.type.dataType = lowerCase(row.bytes(2));
+    column.info.sqlType = row.bytes(3);
+    column.type.columnType = lowerCase(column.info.sqlType);
     column.info.precision = row.isNull(4) ? -1 : static_cast<int>(row.int64(4));
     column.info.scale = row.isNull(5) ? -1 : static_cast<int>(row.int64(5));
     column.type.scale = column.info.scale;
-    column.info.nullable = bytesOf(row, 6) == "YES";
-    column.info.primaryKey = bytesOf(row, 7) == "PRI";
+    column.info.nullable = row.bytes(6) == "YES";
+    column.info.primaryKey = row.bytes(7) == "PRI";
     return column;
 }
 
@@ -145,17 +126,6 @@ std::vector<sdk::ColumnInfo> Catalog::describe(const sdk::TableName& table) {
     return std::move(describeMany({table}).front());
 }
 
-// information_schema may compare names without regard to case: a requested table gets the
-// rows of the table spelled exactly so, or else of one spelled otherwise.
-template <typename Rows>
-Rows takeRowsOf(std::map<std::string, Rows>& byName, const std::string& requested) {
-    if (auto exact = byName.find(requested); exact != byName.end()) return exact->second;
-    for (const auto& [name, rows] : byName) {
-        if (lower(name) == lower(requested)) return rows;
-    }
-    return {};
-}
-
 void Catalog::readMany(const std::string& schema, const std::vector<std::string>& names,
                        std::map<Key, std::vector<DescribedColumn>>& columns,
                        std::map<Key, std::set<std::string>>& json) {
@@ -168,43 +138,32 @@ void Catalog::readMany(const std::string& schema, const std::vector<std::string>
     {
         TextRow row(query.nextResult(context));
         while (query.nextRow(row, context)) {
-            columnsByName[bytesOf(row, 8)].push_back(describedFromRow(row));
+            columnsByName[row.bytes(8)].push_back(describedFromRow(row));
         }
     }
     std::map<std::string, std::set<std::string>> jsonByName;
     if (withChecks) {
         TextRow row(query.nextResult(context));
         while (query.nextRow(row, context)) {
-            std::string target = jsonValidTarget(bytesOf(row, 0));
-            if (!target.empty()) jsonByName[bytesOf(row, 1)].insert(target);
+            std::string target = jsonValidTarget(row.bytes(0));
+            if (!target.empty()) jsonByName[row.bytes(1)].insert(target);
         }
     }
     for (const auto& name : names) {
-        auto rows = takeRowsOf(columnsByName, name);
+        auto rows = rowsOfTable(columnsByName, name);
         if (rows.empty()) continue;
         columns[{schema, name}] = std::move(rows);
-        json[{schema, name}] = takeRowsOf(jsonByName, name);
+        json[{schema, name}] = rowsOfTable(jsonByName, name);
     }
 }
 
 std::vector<std::vector<sdk::ColumnInfo>> Catalog::describeMany(
     const std::vector<sdk::TableName>& tables) {
-    std::map<std::string, std::set<std::string>> namesBySchema;
-    for (const auto& table : tables) {
-        Key key = checkedKeyOf(table);
-        namesBySchema[key.first].insert(key.second);
-    }
+    for (const auto& table : tables) checkedKeyOf(table);
     std::map<Key, std::vector<DescribedColumn>> columns;
     std::map<Key, std::set<std::string>> json;
-    for (const auto& [schema, names] : namesBySchema) {
-        std::vector<std::string> chunk;
-        for (const auto& name : names) {
-            chunk.push_back(name);
-            if (chunk.size() < kTablesPerStatement) continue;
-            readMany(schema, chunk, columns, json);
-            chunk.clear();
-        }
-        if (!chunk.empty()) readMany(schema, chunk, columns, json);
+    for (const SchemaChunk& chunk : schemaChunks(tables)) {
+        readMany(chunk.schema, chunk.names, columns, json);
     }
     std::vector<std::vector<sdk::ColumnInfo>> described;
     for (const auto& table : tables) {
@@ -218,6 +177,40 @@ std::vector<std::vector<sdk::ColumnInfo>> Catalog::describeMany(
     return described;
 }
 
+std::vector<SchemaChunk> Catalog::schemaChunks(const std::vector<sdk::TableName>& tables) const {
+    std::map<std::string, std::set<std::string>> namesBySchema;
+    for (const auto& table : tables) {
+        Key key = keyOf(table);
+        if (!key.first.empty()) namesBySchema[key.first].insert(key.second);
+    }
+    std::vector<SchemaChunk> chunks;
+    for (const auto& [schema, names] : namesBySchema) {
+        for (const auto& name : names) {
+            if (chunks.empty() || chunks.back().schema != schema ||
+                chunks.back().names.size() == kTablesPerStatement) {
+                chunks.push_back({schema, {}});
+            }
+            chunks.back().names.push_back(name);
+        }
+    }
+    return chunks;
+}
+
+std::string textLiteral(MYSQL* connection, const std::string& text) {
+    std::string sql;
+    appendTextLiteral(sql, connection, text, "the name '" + text + "'");
+    return sql;
+}
+
+std::string nameList(MYSQL* connection, const std::vector<std::string>& names) {
+    std::string sql = "(";
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) sql += ", ";
+        appendTextLiteral(sql, connection, names[i], "the table name '" + names[i] + "'");
+    }
+    return sql + ")";
+}
+
 std::vector<sdk::ColumnInfo> Catalog::remember(const Key& key,
                                                std::vector<DescribedColumn> described,
                                                const std::set<std::string>& json) {
@@ -225,7 +218,7 @@ std::vector<sdk::ColumnInfo> Catalog::remember(const Key& key,
     known = Known{};
     std::vector<sdk::ColumnInfo> columns;
     for (DescribedColumn& column : described) {
-        std::string name = lower(column.info.name);
+        std::string name = lowerCase(column.info.name);
         known.columns.insert(name);
         column.type.declaredJson = isTextFamily(column.type.dataType) && json.count(name) > 0;
         if (column.type.declaredJson) known.json.insert(name);
@@ -248,7 +241,7 @@ bool Catalog::mustRead(const Key& key, const std::vector<FieldInfo>& fields) con
     auto found = known_.find(key);
     return found == known_.end() ||
            std::any_of(fields.begin(), fields.end(), [&](const FieldInfo& field) {
-               return found->second.columns.count(lower(field.name)) == 0;
+               return found->second.columns.count(lowerCase(field.name)) == 0;
            });
 }
 
@@ -273,7 +266,7 @@ CellWriter::JsonTest Catalog::jsonColumns(const sdk::TableName& table,
     if (found == known_.end()) return {};
     std::set<std::string> json = found->second.json;
     return [json = std::move(json)](const std::string& column) {
-        return json.count(lower(column)) > 0;
+        return json.count(lowerCase(column)) > 0;
     };
 }
 

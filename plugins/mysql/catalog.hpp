@@ -11,12 +11,36 @@
 
 #include "cells.hpp"
 #include "session.hpp"
+#include "sql_text.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 
 namespace tapdiffgen::mysql {
 
 /// A column as information_schema describes it (catalog.cpp).
 struct DescribedColumn;
+
+/// Tables of one schema, for a catalog read that takes a schema and a list of names.
+struct SchemaChunk {
+    std::string schema;
+    std::vector<std::string> names;
+};
+
+/// What a catalog read gave for the table `requested`: the rows of the table spelled exactly
+/// so, or else of one spelled otherwise (information_schema may compare names without regard
+/// to case); none when there are neither.
+template <typename Rows>
+Rows rowsOfTable(const std::map<std::string, Rows>& byName, const std::string& requested) {
+    if (auto exact = byName.find(requested); exact != byName.end()) return exact->second;
+    for (const auto& [name, rows] : byName) {
+        if (lowerCase(name) == lowerCase(requested)) return rows;
+    }
+    return {};
+}
+
+/// `text` (a schema's or a table's name) as a quoted literal, escaped for the connection.
+std::string textLiteral(MYSQL* connection, const std::string& text);
+/// "('a', 'b')": the names as quoted literals, escaped for the connection.
+std::string nameList(MYSQL* connection, const std::vector<std::string>& names);
 
 class Catalog {
 public:
@@ -29,6 +53,10 @@ public:
     /// their number; sdk::notFound names the first missing table in the order given.
     std::vector<std::vector<sdk::ColumnInfo>> describeMany(
         const std::vector<sdk::TableName>& tables);
+
+    /// The tables' names by schema (a name without one in the session's database; left out
+    /// when there is none), at most a thousand names a chunk, each name once.
+    std::vector<SchemaChunk> schemaChunks(const std::vector<sdk::TableName>& tables) const;
 
     /// Which result columns carry MariaDB JSON. Cached per table; read again when a column
     /// appears that the cache has not seen (the table was altered).

@@ -1,6 +1,7 @@
 #include "diffgen.hpp"
 
 #include "cells.hpp"
+#include "journal.hpp"
 #include "params.hpp"
 #include "sql_text.hpp"
 #include "statement.hpp"
@@ -168,6 +169,69 @@ std::optional<int64_t> DiffgenLog::maxId(const sdk::TableName& diffgen) {
         if (!cursor.row().isNull(0)) highest = cursor.row().asInt64(0);
     }
     return highest;
+}
+
+// One statement, so the ids and the counter come from one read view. The next id is the log's
+// AUTO_INCREMENT on MariaDB (information_schema.TABLES reads InnoDB's counter as it is), or the
+// next value a SEQUENCE has not yet cached: what it hands out next once the values the server
+// holds in its shared cache are gone. MySQL 8 answers TABLES.AUTO_INCREMENT from statistics
+// kept up to information_schema_stats_expiry (a day by default), which could make a log whose
+// ids go on look reset: there the next id stays unknown.
+DiffgenLog::BoundsRow DiffgenLog::readBounds(const sdk::TableName& diffgen,
+                                             const sdk::TableName* sequence) {
+    const std::string table = quoteTable(diffgen);
+    const std::string schema = diffgen.schema.value_or(session_.database());
+    std::string sql =
+        "SELECT (SELECT MIN(`id`) FROM " + table + "), (SELECT MAX(`id`) FROM " + table +
+        "), (SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND "
+        "TABLE_NAME = ?), (SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE "
+        "TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'id'), ";
+    sql += sequence ? "(SELECT next_not_cached_value FROM " + quoteTable(*sequence) + ")" : "NULL";
+    Params params;
+    for (int twice = 0; twice < 2; ++twice) {
+        params.addText(schema);
+        params.addText(diffgen.name);
+    }
+    BoundsRow read;
+    Cursor cursor(session_.prepared(sql), params);
+    while (cursor.next()) {
+        ResultRow& row = cursor.row();
+        read.bounds.empty = row.isNull(0);
+        if (!read.bounds.empty) {
+            read.bounds.oldestId = row.asInt64(0);
+            read.bounds.newestId = row.asInt64(1);
+        }
+        if (!row.isNull(2)) read.autoIncrement = row.asInt64(2);
+        if (!row.isNull(3)) row.appendBytes(3, read.idDefault);
+        if (!row.isNull(4)) read.sequenceNext = row.asInt64(4);
+    }
+    return read;
+}
+
+sdk::JournalBounds DiffgenLog::bounds(const sdk::TableName& diffgen) {
+    const std::string table = quoteTable(diffgen);
+    auto known = idSequences_.find(table);
+    bool readable = known != idSequences_.end() && known->second && known->second->readable;
+    BoundsRow read = readBounds(diffgen, readable ? &known->second->name : nullptr);
+    std::optional<sdk::TableName> inDefault = sequenceOfDefault(read.idDefault);
+    bool sameSource =
+        known != idSequences_.end() &&
+        (known->second ? inDefault && quoteTable(*inDefault) == quoteTable(known->second->name)
+                       : !inDefault);
+    if (!sameSource) {
+        std::optional<IdSequence>& remembered = idSequences_[table];
+        remembered = inDefault ? std::optional<IdSequence>(IdSequence{*inDefault}) : std::nullopt;
+        try {
+            if (inDefault) read = readBounds(diffgen, &*inDefault);
+        } catch (const sdk::DriverError& error) {
+            if (error.status() != TDG_UNAUTHORIZED) throw;
+            remembered->readable = false;  // no SELECT on the sequence: next id unknown
+        }
+    }
+    sdk::JournalBounds bounds = read.bounds;
+    if (session_.isMariadb())
+        bounds.nextId = read.autoIncrement ? read.autoIncrement : read.sequenceNext;
+    return bounds;
 }
 
 sdk::HorizonState DiffgenLog::checkHorizon(const TdgHorizonMark& mark) {

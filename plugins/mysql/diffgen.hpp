@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -31,7 +32,11 @@ public:
 
     void readPage(const sdk::PageRequest& request, sdk::EventPage& page);
     std::optional<int64_t> maxId(const sdk::TableName& diffgen);
+    /// min(id), max(id) and the id source's next id in one statement (and, the first time a
+    /// session meets a log whose id DEFAULT is a MariaDB SEQUENCE, once more with the sequence).
+    sdk::JournalBounds bounds(const sdk::TableName& diffgen);
     sdk::HorizonState checkHorizon(const TdgHorizonMark& mark);
+    HorizonCheck& horizon() { return horizon_; }
 
 private:
     void readPlainPage(const sdk::PageRequest& request, sdk::EventPage& page);
@@ -41,8 +46,24 @@ private:
     /// Adds the events of a page statement's rows; false when no row carried the clock.
     bool readRows(Statement& statement, Params& params, sdk::EventPage& page);
 
+    // A SEQUENCE feeding a log's id, and whether this session may read it.
+    struct IdSequence {
+        sdk::TableName name;
+        bool readable = true;
+    };
+    // min, max, AUTO_INCREMENT, the id column's DEFAULT and the sequence's next value.
+    struct BoundsRow {
+        sdk::JournalBounds bounds;
+        std::optional<int64_t> autoIncrement;
+        std::string idDefault;
+        std::optional<int64_t> sequenceNext;
+    };
+    BoundsRow readBounds(const sdk::TableName& diffgen, const sdk::TableName* sequence);
+
     Session& session_;
     HorizonCheck horizon_;
+    // By the log's quoted name: its sequence, or none (as of this session's last look).
+    std::map<std::string, std::optional<IdSequence>> idSequences_;
     sdk::GaplessPageReader pageReader_;
 };
 

@@ -130,13 +130,44 @@ void HorizonCheck::noteStale(const char* why) {
     session_.warn(std::string(why) + "; diffgen ranges with gaps stay pending until it is fresh");
 }
 
+std::optional<std::string> HorizonCheck::problem() {
+    if (unavailable_ || probed_) return unavailable_;
+    probed_ = true;
+    bool fresh = false;
+    try {
+        queryOpenTransactions(fresh);
+    } catch (const sdk::DriverError&) {
+        if (!unavailable_) throw;
+    }
+    // A check right after this would be handed the same copy of the list.
+    lastRead_ = Clock::now();
+    return unavailable_;
+}
+
 void HorizonCheck::unavailable(const std::string& reason) {
     unavailable_ =
-        "cannot read information_schema.INNODB_TRX (the PROCESS privilege is needed), so gaps "
-        "in diffgen ids are only trusted after the settle time: " +
-        reason;
+        "cannot read information_schema.INNODB_TRX without the PROCESS privilege, so gaps in "
+        "diffgen ids are only trusted after the settle time (GRANT PROCESS ON *.* TO " +
+        account() + "): " + reason;
     session_.warn(*unavailable_);
     throw sdk::notImplemented(*unavailable_);
+}
+
+std::string HorizonCheck::account() {
+    Params none;
+    std::string user;
+    Cursor cursor(session_.prepared("SELECT CURRENT_USER()"), none);
+    while (cursor.next()) cursor.row().appendBytes(0, user);
+    // user@host; a host has no '@', a user name may.
+    size_t at = user.rfind('@');
+    auto quoted = [](std::string_view text) {
+        std::string out = "'";
+        for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'";
+    };
+    if (at == std::string::npos) return quoted(user);
+    return quoted(std::string_view(user).substr(0, at)) + "@" +
+           quoted(std::string_view(user).substr(at + 1));
 }
 
 }  // namespace tapdiffgen::mysql

@@ -40,6 +40,9 @@ public:
     /// The mark of a page whose statement started at serverMicros on this session.
     TdgHorizonMark markPage(int64_t serverMicros);
     sdk::HorizonState check(const TdgHorizonMark& mark);
+    /// Why check() cannot prove a range final on this connection, as one line naming the fix;
+    /// nullopt when it can. Reads INNODB_TRX once per connection at most, as a check would.
+    std::optional<std::string> problem();
 
 private:
     // One copy of the transaction list that was proven newer than every page marked before it.
@@ -56,6 +59,8 @@ private:
     std::optional<int64_t> queryOpenTransactions(bool& fresh);
     void noteStale(const char* why);
     [[noreturn]] void unavailable(const std::string& reason);
+    /// 'user'@'host' of this connection's account, as GRANT takes it.
+    std::string account();
 
     Session& session_;
     const int64_t reader_;  // distinct per connection, increasing over the process's life
@@ -65,6 +70,7 @@ private:
     int staleInARow_ = 0;
     bool staleWarned_ = false;
     std::optional<std::string> unavailable_;
+    bool probed_ = false;
 };
 
 }  // namespace tapdiffgen::mysql

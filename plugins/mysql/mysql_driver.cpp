@@ -1,5 +1,6 @@
 #include "mysql_driver.hpp"
 
+#include "journal.hpp"
 #include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
 
@@ -51,6 +52,15 @@ sdk::HorizonState MysqlDriver::checkHorizonImpl(const TdgHorizonMark& mark, TdgH
 }
 
 void MysqlDriver::cancelImpl() { session_.interrupt(); }
+
+std::optional<sdk::JournalBounds> MysqlDriver::journalBoundsImpl(const sdk::TableName& diffgen) {
+    return diffgen_.bounds(diffgen);
+}
+
+std::optional<sdk::JournalInspection> MysqlDriver::inspectJournalImpl(
+    const sdk::JournalRequest& request) {
+    return mysql::inspectJournal(session_, catalog_, diffgen_.horizon(), request);
+}
 
 std::string displayVersion(const std::string& serverInfo) {
     std::string info = serverInfo;

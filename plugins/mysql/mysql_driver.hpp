@@ -27,6 +27,9 @@ protected:
     void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     void cancelImpl() override;
+    std::optional<sdk::JournalBounds> journalBoundsImpl(const sdk::TableName& diffgen) override;
+    std::optional<sdk::JournalInspection> inspectJournalImpl(
+        const sdk::JournalRequest& request) override;
 
 private:
     Session session_;

@@ -1,5 +1,7 @@
 #include "sql_text.hpp"
 
+#include <cctype>
+
 #include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::mysql {
@@ -17,6 +19,12 @@ std::string columnList(const std::vector<std::string_view>& columns) {
         list += quoteName(column);
     }
     return list;
+}
+
+std::string lowerCase(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
 }
 
 std::string placeholders(size_t count) {

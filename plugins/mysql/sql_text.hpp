@@ -17,6 +17,9 @@ std::string quoteTable(const sdk::TableName& table);
 /// `a`, `b`, `c`
 std::string columnList(const std::vector<std::string_view>& columns);
 
+/// `text` with ASCII letters in lower case (names that MySQL compares without regard to case).
+std::string lowerCase(std::string_view text);
+
 /// "?, ?, ?" with `count` placeholders (at least one).
 std::string placeholders(size_t count);
 

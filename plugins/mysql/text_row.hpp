@@ -38,6 +38,10 @@ public:
     void appendBytes(size_t column, std::string& out) const {
         out.append(values_[column], lengths_[column]);
     }
+    /// The value's bytes; empty for NULL.
+    std::string bytes(size_t column) const {
+        return isNull(column) ? std::string() : std::string(values_[column], lengths_[column]);
+    }
 
 private:
     std::string_view text(size_t column) const { return {values_[column], lengths_[column]}; }

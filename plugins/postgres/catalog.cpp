@@ -1,7 +1,7 @@
 #include "catalog.hpp"
 
-#include <charconv>
 #include <map>
+#include <optional>
 
 #include "array_literal.hpp"
 #include "statement.hpp"
@@ -70,19 +70,47 @@ SELECT a.attname,
  ORDER BY a.attrelid, a.attnum
 )SQL";
 
-template <typename Number>
-Number parseNumber(std::string_view text) {
-    Number value{};
-    auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (parsed.ec != std::errc()) {
-        throw sdk::DriverError(TDG_INTERNAL, "unexpected catalog value: " + std::string(text));
-    }
-    return value;
-}
-
 // The oid of each table, in the order given; notFound naming the first that does not exist.
 std::vector<std::string> findRelations(Session& session,
                                        const std::vector<sdk::TableName>& tables) {
+    std::vector<std::optional<std::string>> found = relationOids(session, tables);
+    std::vector<std::string> relations;
+    for (size_t i = 0; i < found.size(); ++i) {
+        if (!found[i]) throw sdk::notFound("table '" + tables[i].display() + "' does not exist");
+        relations.push_back(std::move(*found[i]));
+    }
+    return relations;
+}
+
+PgColumn columnFrom(const Result& rows, int row) {
+    TypeFacts facts;
+    facts.baseType = catalogNumber<Oid>(rows.value(row, 5));
+    facts.typmod = catalogNumber<int>(rows.value(row, 6));
+    facts.elementType = catalogNumber<Oid>(rows.value(row, 8));
+    facts.dimensions = catalogNumber<int>(rows.value(row, 9));
+    TypeMapping mapping = mapType(facts);
+
+    PgColumn column;
+    column.info.name = rows.value(row, 0);
+    column.info.sqlType = rows.value(row, 1);
+    column.info.ordinal = catalogNumber<int>(rows.value(row, 2));
+    column.info.nullable = rows.value(row, 3) != "t";
+    column.info.primaryKey = rows.value(row, 4) == "t";
+    column.info.kind = mapping.kind;
+    column.info.precision = mapping.precision;
+    column.info.scale = mapping.scale;
+    column.info.jsonSchema = mapping.jsonSchema;
+    column.conversion = mapping.conversion;
+    column.resultType = mapping.resultType;
+    column.baseType = facts.baseType;
+    column.arrayType = catalogNumber<Oid>(rows.value(row, 7));
+    return column;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::string>> relationOids(Session& session,
+                                                     const std::vector<sdk::TableName>& tables) {
     std::vector<std::string_view> schemas, names;
     for (const auto& table : tables) {
         schemas.emplace_back(table.schema ? std::string_view(*table.schema) : std::string_view());
@@ -93,43 +121,13 @@ std::vector<std::string> findRelations(Session& session,
     Result found = execute(session, kFindRelations, params,
                            tables.size() == 1 ? "looking up table '" + tables[0].display() + "'"
                                               : "looking up the tables");
-    std::vector<std::string> relations;
+    std::vector<std::optional<std::string>> relations;
     for (int row = 0; row < found.rows(); ++row) {
-        if (found.isNull(row, 1)) {
-            throw sdk::notFound("table '" + tables[static_cast<size_t>(row)].display() +
-                                "' does not exist");
-        }
-        relations.emplace_back(found.value(row, 1));
+        std::optional<std::string_view> relation = found.optional(row, 1);
+        relations.push_back(relation ? std::optional<std::string>(*relation) : std::nullopt);
     }
     return relations;
 }
-
-PgColumn columnFrom(const Result& rows, int row) {
-    TypeFacts facts;
-    facts.baseType = parseNumber<Oid>(rows.value(row, 5));
-    facts.typmod = parseNumber<int>(rows.value(row, 6));
-    facts.elementType = parseNumber<Oid>(rows.value(row, 8));
-    facts.dimensions = parseNumber<int>(rows.value(row, 9));
-    TypeMapping mapping = mapType(facts);
-
-    PgColumn column;
-    column.info.name = rows.value(row, 0);
-    column.info.sqlType = rows.value(row, 1);
-    column.info.ordinal = parseNumber<int>(rows.value(row, 2));
-    column.info.nullable = rows.value(row, 3) != "t";
-    column.info.primaryKey = rows.value(row, 4) == "t";
-    column.info.kind = mapping.kind;
-    column.info.precision = mapping.precision;
-    column.info.scale = mapping.scale;
-    column.info.jsonSchema = mapping.jsonSchema;
-    column.conversion = mapping.conversion;
-    column.resultType = mapping.resultType;
-    column.baseType = facts.baseType;
-    column.arrayType = parseNumber<Oid>(rows.value(row, 7));
-    return column;
-}
-
-}  // namespace
 
 const PgColumn* TableDescription::find(std::string_view name) const {
     for (const PgColumn& column : columns) {

@@ -4,14 +4,29 @@
 
 #include <libpq-fe.h>
 
+#include <charconv>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "session.hpp"
+#include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 #include "types.hpp"
 
 namespace tapdiffgen::postgres {
+
+/// A number the catalog gave as text; DriverError(TDG_INTERNAL) for anything else.
+template <typename Number>
+Number catalogNumber(std::string_view text) {
+    Number value{};
+    auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (parsed.ec != std::errc()) {
+        throw sdk::DriverError(TDG_INTERNAL, "unexpected catalog value: " + std::string(text));
+    }
+    return value;
+}
 
 struct PgColumn {
     sdk::ColumnInfo info;
@@ -30,6 +45,11 @@ struct TableDescription {
 /// Throws DriverError(TDG_NOT_FOUND, "table 'x' does not exist") when there is no such table,
 /// view or foreign table (without a schema: none visible through the search_path).
 TableDescription describeTable(Session& session, const sdk::TableName& table);
+
+/// The oid of each table as text, in the order given; nullopt for one that does not exist (an
+/// unqualified name: none visible through the search_path). One statement.
+std::vector<std::optional<std::string>> relationOids(Session& session,
+                                                     const std::vector<sdk::TableName>& tables);
 
 /// describeTable for several tables in two statements, whatever their number; notFound names
 /// the first table, in the order given, that does not exist.

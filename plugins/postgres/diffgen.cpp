@@ -27,6 +27,7 @@
 
 #include "array_literal.hpp"
 #include "binary_values.hpp"
+#include "journal.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -207,6 +208,49 @@ std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diff
                           "reading diffgen table '" + diffgen.display() + "'");
     if (rows.isNull(0, 0)) return std::nullopt;
     return parseInt64(rows.value(0, 0), "diffgen id");
+}
+
+// min and max each read one end of the id index. The next id is the sequence's last value plus
+// its increment: what nextval hands out next where no session holds cached values (above 1,
+// CACHE makes the stored value the end of the latest block handed out). pg_sequence_last_value
+// is NULL while the sequence has handed out nothing since it was created or restarted (TRUNCATE
+// ... RESTART IDENTITY), when the next value is its start, which ALTER SEQUENCE ... RESTART WITH
+// n and setval(..., false) move without the catalog telling; then the start is reported. Read
+// only where the session may read the sequence, so a missing privilege leaves it unknown rather
+// than failing the statement.
+constexpr const char* kBoundsSelect = R"SQL(
+SELECT (SELECT min("id") FROM @table@)::int8::text,
+       (SELECT max("id") FROM @table@)::int8::text,
+       (SELECT CASE WHEN pg_catalog.has_sequence_privilege(source.seqrelid, 'SELECT,USAGE')
+                    THEN COALESCE(pg_catalog.pg_sequence_last_value(source.seqrelid)::numeric
+                                      + source.seqincrement,
+                                  source.seqstart)
+               END
+          FROM source)::text
+)SQL";
+
+sdk::JournalBounds journalBounds(Session& session, const sdk::TableName& diffgen) {
+    Params params;
+    params.add(tableSql(diffgen), oid::kText);
+    const std::string sql = std::string("WITH ") + kIdSequenceCtes +
+                            fillPlaceholders(kBoundsSelect, {{"@table@", tableSql(diffgen)}});
+    Result rows = execute(session, sql, params,
+                          "reading the bounds of diffgen table '" + diffgen.display() + "'");
+    sdk::JournalBounds bounds;
+    bounds.empty = rows.isNull(0, 0);
+    if (!bounds.empty) {
+        bounds.oldestId = parseInt64(rows.value(0, 0), "diffgen id");
+        bounds.newestId = parseInt64(rows.value(0, 1), "diffgen id");
+    }
+    // Beyond int8 only when the sequence is exhausted: nothing comes next.
+    int64_t next = 0;
+    std::optional<std::string_view> nextText = rows.optional(0, 2);
+    if (nextText &&
+        std::from_chars(nextText->data(), nextText->data() + nextText->size(), next).ptr ==
+            nextText->data() + nextText->size()) {
+        bounds.nextId = next;
+    }
+    return bounds;
 }
 
 sdk::HorizonState checkHorizon(Session& session, const TdgHorizonMark& mark, TdgHorizonMark& next) {

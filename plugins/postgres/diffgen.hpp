@@ -1,5 +1,5 @@
-// The diffgen log: pages of events with their horizon mark, the highest id, and the check
-// that everything in flight when a mark was taken has finished.
+// The diffgen log: pages of events with their horizon mark, the highest id and the bounds, and
+// the check that everything in flight when a mark was taken has finished.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,9 @@ void readDiffgenPage(Session& session, const sdk::PageRequest& request, sdk::Eve
 void readDiffgenPagePlain(Session& session, const sdk::PageRequest& request, sdk::EventPage& page);
 
 std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diffgen);
+
+/// min(id), max(id) and the next id of the sequence behind diffgen.id, in one statement.
+sdk::JournalBounds journalBounds(Session& session, const sdk::TableName& diffgen);
 
 sdk::HorizonState checkHorizon(Session& session, const TdgHorizonMark& mark, TdgHorizonMark& next);
 

@@ -1,6 +1,7 @@
 #include "postgres_driver.hpp"
 
 #include "diffgen.hpp"
+#include "journal.hpp"
 #include "row_reader.hpp"
 #include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
@@ -87,6 +88,15 @@ sdk::HorizonState PostgresDriver::checkHorizonImpl(const TdgHorizonMark& mark,
 }
 
 void PostgresDriver::cancelImpl() { session_.interrupt(); }
+
+std::optional<sdk::JournalBounds> PostgresDriver::journalBoundsImpl(const sdk::TableName& diffgen) {
+    return postgres::journalBounds(session_, diffgen);
+}
+
+std::optional<sdk::JournalInspection> PostgresDriver::inspectJournalImpl(
+    const sdk::JournalRequest& request) {
+    return postgres::inspectJournal(session_, request);
+}
 
 }  // namespace tapdiffgen::postgres
 

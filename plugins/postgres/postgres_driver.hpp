@@ -35,6 +35,9 @@ protected:
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     std::optional<bool> waitForChangeImpl(int64_t timeoutMs) override;
     void cancelImpl() override;
+    std::optional<sdk::JournalBounds> journalBoundsImpl(const sdk::TableName& diffgen) override;
+    std::optional<sdk::JournalInspection> inspectJournalImpl(
+        const sdk::JournalRequest& request) override;
 
 private:
     /// The table's description, from the cache unless `fresh` (a read found it stale).

@@ -1,9 +1,11 @@
 #include "diffgen.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "horizon.hpp"
+#include "journal.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -17,19 +19,6 @@ constexpr int kAfterParam = 1;
 constexpr int kUpToParam = 2;
 constexpr int kLimitParam = 3;
 constexpr int kFirstTableParam = 4;
-
-std::string tableSql(const sdk::TableName& table) {
-    return sdk::quoteTableName(table.schema, table.name, '"');
-}
-
-std::string placeholders(int first, size_t count) {
-    std::string list;
-    for (size_t i = 0; i < count; ++i) {
-        if (i > 0) list += ", ";
-        list += "?" + std::to_string(first + static_cast<int>(i));
-    }
-    return list;
-}
 
 // COLLATE BINARY: the filter is exact and case-sensitive even when the log's tablename column
 // was declared NOCASE. The count is an uncorrelated subquery, evaluated once per statement.
@@ -113,6 +102,36 @@ std::optional<int64_t> maxDiffgenId(Session& database, const sdk::TableName& dif
     Cursor cursor(*statement);
     if (!cursor.next() || cursor.storage(0) == SQLITE_NULL) return std::nullopt;
     return requireInteger(cursor, 0, diffgen);
+}
+
+// min and max read the two ends of the id index. SQLite hands out a rowid one above the highest
+// id, and for an AUTOINCREMENT table one above the highest it ever handed out as well
+// (sqlite_sequence, which exists once the database has an AUTOINCREMENT table): that tells a
+// log emptied by pruning (its ids go on) from one dropped and created again (they start anew).
+// An id that is no rowid comes from the application: nothing to tell.
+sdk::JournalBounds journalBounds(Session& database, const sdk::TableName& diffgen) {
+    const std::string schema = diffgen.schema.value_or("main");
+    const std::string table = tableSql(diffgen);
+    const bool sequences = database.hasTable(schema, "sqlite_sequence");
+    const std::string sql = "SELECT (SELECT min(\"id\") FROM " + table +
+                            "), (SELECT max(\"id\") FROM " + table + "), " + kIdIsRowidSql + ", " +
+                            (sequences ? "(SELECT seq FROM " + sdk::quoteIdentifier(schema, '"') +
+                                             ".sqlite_sequence WHERE name = ?1 COLLATE NOCASE)"
+                                       : std::string("NULL"));
+    auto statement = database.prepare(sql, "reading the bounds of " + context(diffgen));
+    Cursor cursor(*statement);
+    cursor.bindText(1, diffgen.name).bindText(2, schema);
+    sdk::JournalBounds bounds;
+    if (!cursor.next()) return bounds;
+    bounds.empty = cursor.storage(0) == SQLITE_NULL;
+    if (!bounds.empty) {
+        bounds.oldestId = requireInteger(cursor, 0, diffgen);
+        bounds.newestId = requireInteger(cursor, 1, diffgen);
+    }
+    if (cursor.int64(2) == 0) return bounds;
+    const int64_t highest = std::max(bounds.empty ? 0 : bounds.newestId, cursor.int64(3));
+    if (highest < INT64_MAX) bounds.nextId = std::max<int64_t>(highest, 0) + 1;
+    return bounds;
 }
 
 }  // namespace tapdiffgen::sqlite

@@ -1,4 +1,5 @@
-// The diffgen log: pages of events with the row count of their id range, and the highest id.
+// The diffgen log: pages of events with the row count of their id range, the highest id and the
+// log's bounds.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +7,7 @@
 
 #include "session.hpp"
 #include "tap-diffgen/sdk/event_page.hpp"
+#include "tap-diffgen/sdk/journal_facts.hpp"
 #include "tap-diffgen/sdk/types.hpp"
 #include "tap-diffgen/sdk/unrepresentable.hpp"
 
@@ -17,5 +19,8 @@ void readDiffgenPage(Session& database, const sdk::PageRequest& request, sdk::Ev
                      sdk::UnrepresentableValues& warnings);
 
 std::optional<int64_t> maxDiffgenId(Session& database, const sdk::TableName& diffgen);
+
+/// min(id), max(id) and the id SQLite hands out next, in one statement.
+sdk::JournalBounds journalBounds(Session& database, const sdk::TableName& diffgen);
 
 }  // namespace tapdiffgen::sqlite

@@ -73,6 +73,11 @@ void Session::configure(int busyTimeoutMs) {
     cursor.next();
 }
 
+bool Session::hasTable(const std::string& schema, const std::string& name) {
+    return sqlite3_table_column_metadata(db_, schema.c_str(), name.c_str(), nullptr, nullptr,
+                                         nullptr, nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
 void Session::interrupt() { sqlite3_interrupt(db_); }
 
 std::shared_ptr<Statement> Session::prepare(const std::string& sql, const std::string& context) {

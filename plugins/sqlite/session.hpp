@@ -36,6 +36,9 @@ public:
     /// call was cancelled.
     std::shared_ptr<Statement> prepare(const std::string& sql, const std::string& context);
 
+    /// Whether `schema` has a table `name`, from the schema SQLite holds (no statement runs).
+    bool hasTable(const std::string& schema, const std::string& name);
+
     /// Thread-safe: makes the running statement fail with SQLITE_INTERRUPT.
     void interrupt();
 

@@ -5,6 +5,7 @@
 #include "catalog.hpp"
 #include "diffgen.hpp"
 #include "horizon.hpp"
+#include "journal.hpp"
 #include "row_reader.hpp"
 #include "settings.hpp"
 #include "tap-diffgen/sdk/export.hpp"
@@ -50,6 +51,15 @@ sdk::HorizonState SqliteDriver::checkHorizonImpl(const TdgHorizonMark& mark, Tdg
 }
 
 void SqliteDriver::cancelImpl() { database_.interrupt(); }
+
+std::optional<sdk::JournalBounds> SqliteDriver::journalBoundsImpl(const sdk::TableName& diffgen) {
+    return sqlite::journalBounds(database_, diffgen);
+}
+
+std::optional<sdk::JournalInspection> SqliteDriver::inspectJournalImpl(
+    const sdk::JournalRequest& request) {
+    return sqlite::inspectJournal(database_, request);
+}
 
 SelectPlan SqliteDriver::plan(const sdk::TableName& table,
                               const std::vector<std::string_view>& columns,

@@ -4,8 +4,22 @@
 
 #include "errors.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
+#include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::sqlite {
+
+std::string tableSql(const sdk::TableName& table) {
+    return sdk::quoteTableName(table.schema, table.name, '"');
+}
+
+std::string placeholders(int first, size_t count) {
+    std::string list;
+    for (size_t i = 0; i < count; ++i) {
+        if (i > 0) list += ", ";
+        list += "?" + std::to_string(first + static_cast<int>(i));
+    }
+    return list;
+}
 
 Statement::Statement(sqlite3* db, const std::string& sql, const std::string& context)
     : db_(db), context_(context) {

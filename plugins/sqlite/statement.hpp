@@ -10,7 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "tap-diffgen/sdk/types.hpp"
+
 namespace tapdiffgen::sqlite {
+
+/// `table` as SQL: its name, schema-qualified when it has a schema, each part quoted.
+std::string tableSql(const sdk::TableName& table);
+
+/// "?4, ?5, ?6": `count` numbered placeholders from ?`first` on.
+std::string placeholders(int first, size_t count);
 
 class Statement {
 public:

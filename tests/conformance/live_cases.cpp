@@ -20,6 +20,7 @@ Check checkFor(const std::string& kind) {
         {"null-arguments", &checkConnectedNullArguments},
         {"cancel", &checkCancel},
         {"wait-for-change", &checkWaitForChange},
+        {"journal-bounds", &checkJournalBounds},
     };
     auto found = checks.find(kind);
     if (found == checks.end()) throw CaseFailure("unknown check '" + kind + "' in expected.json");

@@ -8,6 +8,7 @@
 //   "null-arguments" NULL pointers on a live connection are errors, and the connection survives
 //   "cancel"         a cancel from another thread stops a long scan or fetch with CANCELLED
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
+//   "journal-bounds" journal_bounds against logs the case filled, pruned and emptied
 #pragma once
 
 #include <filesystem>
@@ -40,5 +41,6 @@ std::string checkMissingTable(const LiveContext& context, const CaseFiles& files
 std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles& files);
 std::string checkCancel(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
+std::string checkJournalBounds(const LiveContext& context, const CaseFiles& files);
 
 }  // namespace tapdiffgen::conformance

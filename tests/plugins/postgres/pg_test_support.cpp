@@ -1,5 +1,6 @@
 #include "pg_test_support.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -36,7 +37,30 @@ RawSession::RawSession(const testing::DatabaseEnv& env) {
     }
 }
 
+std::unique_ptr<RawSession> RawSession::admin(const std::string& database) {
+    const char* socketDir = std::getenv("TDG_TEST_PG_SOCKET_DIR");
+    const char* port = std::getenv("TDG_TEST_PG_PORT");
+    if (socketDir == nullptr || port == nullptr) return nullptr;
+    const char* keywords[] = {"host", "port", "user", "dbname", nullptr};
+    const char* values[] = {socketDir, port, "postgres", database.c_str(), nullptr};
+    PGconn* connection = PQconnectdbParams(keywords, values, 0);
+    if (PQstatus(connection) != CONNECTION_OK) {
+        PQfinish(connection);
+        return nullptr;
+    }
+    return std::unique_ptr<RawSession>(new RawSession(connection));
+}
+
 RawSession::~RawSession() { PQfinish(connection_); }
+
+std::string RawSession::scalar(const std::string& sql) {
+    std::shared_ptr<PGresult> result(PQexec(connection_, sql.c_str()), &PQclear);
+    if (PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) == 0) {
+        throw std::runtime_error("raw session: no row from " + sql + ": " +
+                                 PQerrorMessage(connection_));
+    }
+    return PQgetvalue(result.get(), 0, 0);
+}
 
 void RawSession::exec(const std::string& sql) {
     PGresult* result = PQexec(connection_, sql.c_str());

@@ -29,6 +29,9 @@ core::DialectError connectFailure(const testing::DatabaseEnv& env,
 class RawSession {
 public:
     explicit RawSession(const testing::DatabaseEnv& env);
+    /// As the superuser over the server's unix socket (TDG_TEST_PG_SOCKET_DIR), to `database`;
+    /// nullptr when the socket is not reachable.
+    static std::unique_ptr<RawSession> admin(const std::string& database);
     ~RawSession();
     RawSession(const RawSession&) = delete;
     RawSession& operator=(const RawSession&) = delete;
@@ -36,8 +39,11 @@ public:
     void exec(const std::string& sql);
     /// Runs `sql` and returns its rows, every column in binary format; throws on failure.
     std::shared_ptr<PGresult> queryBinary(const std::string& sql);
+    /// The first column of the first row as text; throws when there is no row.
+    std::string scalar(const std::string& sql);
 
 private:
+    explicit RawSession(PGconn* connection) : connection_(connection) {}
     PGconn* connection_;
 };
 
@@ -45,3 +51,12 @@ private:
 int tapSessionsInState(const testing::DatabaseEnv& env, const std::string& state);
 
 }  // namespace tapdiffgen::pgtest
+
+/// Gets a superuser session to `database` or leaves the test: fails in CI, skips elsewhere.
+#define TDG_REQUIRE_PG_ADMIN(var, database)                                               \
+    auto var = ::tapdiffgen::pgtest::RawSession::admin(database);                         \
+    if (!var) {                                                                           \
+        if (::tapdiffgen::testing::ciMode()) FAIL("no superuser access over the socket"); \
+        MESSAGE("SKIPPED: no superuser access (TDG_TEST_PG_SOCKET_DIR)");                 \
+        return;                                                                           \
+    }

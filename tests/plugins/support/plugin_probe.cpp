@@ -219,6 +219,66 @@ core::DialectError dialectErrorOf(const std::function<void()>& call, const char*
     return core::DialectError(TDG_OK, "", "", false);
 }
 
+std::string boundsOf(core::DialectConnection& connection, const std::string& diffgen) {
+    std::optional<core::JournalBounds> bounds = connection.journalBounds({"", diffgen});
+    REQUIRE(bounds.has_value());
+    std::string text =
+        bounds->empty ? "empty"
+                      : std::to_string(bounds->oldestId) + ".." + std::to_string(bounds->newestId);
+    return text + " next " + (bounds->nextId ? std::to_string(*bounds->nextId) : "unknown");
+}
+
+void checkBoundsThroughLife(core::DialectConnection& connection, const std::string& log,
+                            const LogLife& life) {
+    auto journal = [&](int rows) {
+        for (int i = 0; i < rows; ++i) {
+            life.exec("INSERT INTO " + log + " (tablename, table_id, op) VALUES ('t', '1', 'i')");
+        }
+    };
+    CHECK(boundsOf(connection, log) == "empty next 1");
+    journal(5);
+    CHECK(boundsOf(connection, log) == "1..5 next 6");
+    // Pruned: the log starts later, its ids go on.
+    life.exec("DELETE FROM " + log + " WHERE id <= 2");
+    CHECK(boundsOf(connection, log) == "3..5 next 6");
+    life.exec("DELETE FROM " + log);
+    CHECK(boundsOf(connection, log) == "empty next 6");
+    journal(1);
+    CHECK(boundsOf(connection, log) == "6..6 next 7");
+    // Reset: the ids start again.
+    life.exec(life.resetSql);
+    CHECK(boundsOf(connection, log) == "empty next 1");
+    journal(2);
+    CHECK(boundsOf(connection, log) == "1..2 next 3");
+    // Restored from an older backup: a new table.
+    life.exec(life.recreateSql);
+    journal(1);
+    CHECK(boundsOf(connection, log) == "1..1 next 2");
+}
+
+std::vector<std::string> triggerLines(const core::TableJournal& table) {
+    std::vector<std::string> lines;
+    for (const core::JournalTrigger& trigger : table.triggers) {
+        lines.push_back(trigger.name + " " + trigger.events + " -> " +
+                        trigger.journalName.value_or("(unknown)"));
+    }
+    return lines;
+}
+
+std::vector<std::string> partitionNames(const core::TableJournal& table) {
+    std::vector<std::string> names;
+    for (const core::TableRef& partition : table.partitions) names.push_back(partition.display());
+    return names;
+}
+
+std::vector<std::string> foreignKeyLines(const core::TableJournal& table) {
+    std::vector<std::string> lines;
+    for (const core::BypassingForeignKey& key : table.bypassingForeignKeys) {
+        lines.push_back(key.constraintName + " -> " + key.parent.display() + ": " + key.actions);
+    }
+    return lines;
+}
+
 void checkTlsRefused(const core::DialectError& failure, const std::string& fragment) {
     CHECK(failure.status() == TDG_UNAUTHENTICATED);
     CHECK_FALSE(failure.retryable());

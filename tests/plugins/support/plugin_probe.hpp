@@ -108,6 +108,36 @@ TdgStatus statusOf(const std::function<void()>& call, std::string* message = nul
 /// The DialectError `call` throws; fails the test with `unexpected` when it throws none.
 core::DialectError dialectErrorOf(const std::function<void()>& call, const char* unexpected);
 
+/// journal_bounds of the unqualified table `diffgen` as "3..5 next 6", "empty next 1" or
+/// "1..2 next unknown"; fails the test when the plugin cannot tell.
+std::string boundsOf(core::DialectConnection& connection, const std::string& diffgen);
+
+/// How a dialect's test changes a log for checkBoundsThroughLife, in its own SQL.
+struct LogLife {
+    /// Runs SQL beside the plugin, as the application would.
+    std::function<void(const std::string&)> exec;
+    /// Empties the log and starts its ids anew (TRUNCATE ... RESTART IDENTITY).
+    std::string resetSql;
+    /// Drops the log and creates it again, empty.
+    std::string recreateSql;
+};
+
+/// journal_bounds through what a log lives through, from empty: 5 ids taken (1..5 next 6), the
+/// oldest 2 pruned (3..5 next 6), all pruned (empty next 6), one more (6..6 next 7), a reset
+/// (empty next 1), 2 more (1..2 next 3), and the log created again with one (1..1 next 2).
+void checkBoundsThroughLife(core::DialectConnection& connection, const std::string& log,
+                            const LogLife& life);
+
+/// A table's journal triggers as "name events -> journal name" ("(unknown)" for none), in the
+/// order reported.
+std::vector<std::string> triggerLines(const core::TableJournal& table);
+
+/// A table's partitions as "schema.name", in the order reported.
+std::vector<std::string> partitionNames(const core::TableJournal& table);
+
+/// A table's bypassing foreign keys as "constraint -> parent: actions".
+std::vector<std::string> foreignKeyLines(const core::TableJournal& table);
+
 /// Checks a connection refused for its TLS setup: a certificate or TLS file is the
 /// configuration's to fix, so no retry can pass; the message names the problem (`fragment`).
 void checkTlsRefused(const core::DialectError& failure, const std::string& fragment);
