@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "array_literal.hpp"
+#include "bytea_text.hpp"
 #include "catalog.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/journal_writes.hpp"
@@ -111,25 +112,16 @@ std::string eventsOf(int type) {
     return events;
 }
 
-int hexDigit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw sdk::DriverError(TDG_INTERNAL, "unexpected trigger arguments from the catalog");
-}
-
 // tgargs in bytea's hex output (\x...): each argument ends with a NUL byte.
 std::vector<std::string> triggerArguments(std::string_view hex) {
+    std::string bytes;
+    if (!appendUnhexed(hex, bytes)) {
+        throw sdk::DriverError(TDG_INTERNAL, "unexpected trigger arguments from the catalog");
+    }
     std::vector<std::string> arguments;
-    std::string current;
-    for (size_t at = 2; at + 1 < hex.size(); at += 2) {
-        char byte = static_cast<char>(hexDigit(hex[at]) * 16 + hexDigit(hex[at + 1]));
-        if (byte == '\0') {
-            arguments.push_back(std::move(current));
-            current.clear();
-        } else {
-            current.push_back(byte);
-        }
+    for (size_t from = 0, end; (end = bytes.find('\0', from)) != std::string::npos;
+         from = end + 1) {
+        arguments.push_back(bytes.substr(from, end - from));
     }
     return arguments;
 }

@@ -31,13 +31,16 @@ std::string snapshotAgainHint(const std::string& tableName);
 struct JournalFacts {
     std::optional<JournalInspection> inspection;
     std::optional<JournalBounds> bounds;
+    /// Why the triggers asked for could not be listed (a privilege the session lacks).
+    std::optional<std::string> triggersHidden;
 
     /// The inspection of config.tables[i], or nullptr.
     const TableJournal* table(size_t i) const;
 };
 
-/// Reads the bounds and the inspection of config.tables (with their triggers when asked);
-/// says once, at info level, what this plugin cannot tell.
+/// Reads the bounds and the inspection of config.tables (with their triggers when asked; when
+/// the session may not list them, without, and triggersHidden says why); says once, at info
+/// level, what this plugin cannot tell.
 JournalFacts readJournalFacts(DialectConnection& connection, const TapConfig& config,
                               bool includeTriggers = false);
 

@@ -197,7 +197,11 @@ void reportTable(Report& report, DialectConnection& connection, const TapConfig&
                    quoted(table.journalName) + ")");
     reportKey(report, stream);
     if (const TableJournal* journal = facts.table(index)) {
-        reportTriggers(report, table, *journal);
+        if (facts.triggersHidden) {
+            report.line("triggers: not listed: " + *facts.triggersHidden);
+        } else {
+            reportTriggers(report, table, *journal);
+        }
         reportPartitions(report, connection, diffgen, *journal);
         reportForeignKeys(report, *journal);
     }
