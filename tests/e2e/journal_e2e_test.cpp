@@ -122,12 +122,12 @@ void resetJournalStopsTheRun(const DatabaseEnv& env, const std::string& prefix,
 
 }  // namespace
 
-TEST_CASE("postgres: a journal pruned past a bookmark stops the run; when_needed snapshots") {
+TEST_CASE("postgres: a journal pruned past a bookmark stops the run, or snapshots when needed") {
     TDG_REQUIRE_DATABASE(db, postgresEnv());
     prunedJournalStopsTheRun(db, "jr_prune");
 }
 
-TEST_CASE("mysql: a journal pruned past a bookmark stops the run; when_needed snapshots") {
+TEST_CASE("mysql: a journal pruned past a bookmark stops the run, or snapshots when needed") {
     TDG_REQUIRE_DATABASE(db, mysqlEnv());
     prunedJournalStopsTheRun(db, "jr_prune");
 }
