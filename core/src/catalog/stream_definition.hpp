@@ -7,7 +7,7 @@
 
 #include "config/tap_config.hpp"
 #include "plugin/dialect_connection.hpp"
-#include "plugin/key_spec.hpp"
+#include "keys/key_spec.hpp"
 
 namespace tapdiffgen::core {
 

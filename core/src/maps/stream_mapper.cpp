@@ -155,14 +155,12 @@ TdgCell keyCell(TdgValueKind kind, std::string_view text) {
 
 }  // namespace
 
-uint64_t StreamMapper::emitTombstone(RecordSink& writer, std::string_view normalizedKey,
-                                     const std::vector<std::string>& keyParts,
+uint64_t StreamMapper::emitTombstone(RecordSink& writer, const RowKey& key,
                                      std::string_view tsCreated, std::string_view deletedAt,
                                      std::string_view timeExtracted) {
     std::fill(cells_.begin(), cells_.end(), TdgCell{});
     for (size_t k = 0; k < layout_.keySlots.size(); ++k) {
-        const std::string_view text = keyParts.empty() ? normalizedKey : keyParts.at(k);
-        cells_[layout_.keySlots[k]] = keyCell(layout_.keyKinds[k], text);
+        cells_[layout_.keySlots[k]] = keyCell(layout_.keyKinds[k], key.column(k));
     }
     cells_[layout_.columnCount] = boolCell(true);
     cells_[layout_.columnCount + 1] = textCell(tsCreated);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keys/row_key.hpp"
 #include "maps/stream_maps.hpp"
 #include "singer/record_sink.hpp"
 #include "tap-diffgen/dialect_abi.h"
@@ -32,11 +33,8 @@ public:
     /// Emits a live row's records; returns how many were written. Throws StreamMapError.
     uint64_t emitRow(RecordSink& writer, const TdgCell* cells, std::string_view tsCreated,
                      std::string_view timeExtracted);
-    /// Emits a tombstone's records (never filtered out): the key's values are keyParts, one per
-    /// key column, or the normalised key itself when keyParts is empty (a one-column key).
-    /// Throws StreamMapError.
-    uint64_t emitTombstone(RecordSink& writer, std::string_view normalizedKey,
-                           const std::vector<std::string>& keyParts, std::string_view tsCreated,
+    /// Emits a tombstone's records (never filtered out). Throws StreamMapError.
+    uint64_t emitTombstone(RecordSink& writer, const RowKey& key, std::string_view tsCreated,
                            std::string_view deletedAt, std::string_view timeExtracted);
 
 private:

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "plugin/journal_facts.hpp"
-#include "plugin/key_spec.hpp"
+#include "keys/key_spec.hpp"
 #include "plugin/plugin.hpp"
 #include "plugin/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"

@@ -31,8 +31,10 @@ std::optional<size_t> PageStreams::streamOf(std::string_view journalName) const 
 void StreamPlan::indexEvents() {
     eventIndex_ = KeyIndex();
     eventIndex_.reserve(events.size());
-    auto keyAt = [this](size_t i) { return std::string_view(events[i].key); };
-    for (size_t i = 0; i < events.size(); ++i) eventIndex_.assign(events[i].key, i, keyAt);
+    auto keyAt = [this](size_t i) { return std::string_view(events[i].key.canonical()); };
+    for (size_t i = 0; i < events.size(); ++i) {
+        eventIndex_.assign(events[i].key.canonical(), i, keyAt);
+    }
 }
 
 // Each stream's events are kept in page order, with an index of where each row's latest one
@@ -57,15 +59,14 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
             continue;
         }
         ++considered_;
-        std::optional<ParsedKey> key = keyOf(event, *streams.rule(stream).key, options);
+        std::optional<RowKey> key = keyOf(event, *streams.rule(stream).key, options);
         if (!key) continue;
         std::vector<DrivingEvent>& kept = events[stream];
-        kept.push_back(DrivingEvent{event.id, event.op, std::move(key->canonical),
-                                    std::move(key->parts),
+        kept.push_back(DrivingEvent{event.id, event.op, std::move(*key),
                                     event.ts_created != nullptr ? event.ts_created : ""});
-        const size_t superseded =
-            latest[stream].assign(kept.back().key, kept.size() - 1,
-                                  [&kept](size_t i) { return std::string_view(kept[i].key); });
+        const size_t superseded = latest[stream].assign(
+            kept.back().key.canonical(), kept.size() - 1,
+            [&kept](size_t i) { return std::string_view(kept[i].key.canonical()); });
         if (superseded != KeyIndex::npos) kept[superseded].op = kSuperseded;
     }
     for (size_t stream = 0; stream < streams.size(); ++stream) {
@@ -73,8 +74,8 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
     }
 }
 
-std::optional<ParsedKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& keySpec,
-                                         const Options& options) {
+std::optional<RowKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& keySpec,
+                                      const Options& options) {
     auto reject = [&](const std::string& why) {
         std::string message = "diffgen id " + std::to_string(event.id) + " (table '" +
                               event.table_name + "'): " + why;
@@ -92,7 +93,7 @@ std::optional<ParsedKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& k
     }
     std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
     std::string why;
-    std::optional<ParsedKey> key = parseTableId(rawKey, keySpec, why);
+    std::optional<RowKey> key = parseTableId(rawKey, keySpec, why);
     if (!key) reject("table_id '" + std::string(rawKey) + "' " + why);
     return key;
 }

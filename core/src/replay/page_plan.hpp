@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "keys/key_spec.hpp"
+#include "keys/row_key.hpp"
 #include "plugin/dialect_connection.hpp"
-#include "plugin/key_spec.hpp"
 #include "replay/key_index.hpp"
-#include "replay/row_key.hpp"
 #include "replay/stream_set.hpp"
 
 namespace tapdiffgen::core {
@@ -33,9 +33,8 @@ private:
 struct DrivingEvent {
     int64_t id = 0;
     char op = 0;
-    std::string key;                    // canonical (row_key.hpp)
-    std::vector<std::string> keyParts;  // composite keys: each column's canonical value
-    std::string_view tsCreated;         // ISO 8601 with offset; points into the planned EventPage
+    RowKey key;
+    std::string_view tsCreated;  // ISO 8601 with offset; points into the planned EventPage
 };
 
 /// Hashes std::string and std::string_view alike, so a map keyed by std::string is searched
@@ -63,7 +62,8 @@ struct StreamPlan {
     void indexEvents();
     /// The position in events of the event whose canonical key is `key`, or KeyIndex::npos.
     size_t findEvent(std::string_view key) const {
-        return eventIndex_.find(key, [this](size_t i) { return std::string_view(events[i].key); });
+        return eventIndex_.find(
+            key, [this](size_t i) { return std::string_view(events[i].key.canonical()); });
     }
 
 private:
@@ -114,8 +114,8 @@ public:
 
 private:
     /// The key `event` drives, or nullopt for a bad event (thrown, or counted as skipped).
-    std::optional<ParsedKey> keyOf(const TdgEvent& event, const KeySpec& keySpec,
-                                   const Options& options);
+    std::optional<RowKey> keyOf(const TdgEvent& event, const KeySpec& keySpec,
+                                const Options& options);
     /// Moves a stream's events that are not superseded into `plan`.
     static void keepLatest(std::vector<DrivingEvent>& events, bool tombstonesOnly,
                            StreamPlan& plan);

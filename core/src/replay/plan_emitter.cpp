@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "keys/row_key.hpp"
 #include "replay/repull_shares.hpp"
-#include "replay/row_key.hpp"
 
 namespace tapdiffgen::core {
 
@@ -109,10 +109,8 @@ std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const 
         fetch.keys.reserve((chunk.end - chunk.begin) * definition.key.columns.size());
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
             const DrivingEvent& event = chunk.plan->events[i];
-            if (event.keyParts.empty()) {
-                fetch.keys.push_back(event.key);
-            } else {
-                fetch.keys.insert(fetch.keys.end(), event.keyParts.begin(), event.keyParts.end());
+            for (size_t c = 0; c < event.key.columnCount(); ++c) {
+                fetch.keys.emplace_back(event.key.column(c));
             }
         }
         fetch.onBatch = [&sink, &chunk, &timeExtracted](const TdgRowBatch& batch) {
@@ -160,8 +158,8 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
                                 std::string_view deletedAt, const std::string& timeExtracted) {
     ledger_.addRecords(stream.index,
-                       stream.output->writeTombstone(writer_, event.key, event.keyParts,
-                                                     event.tsCreated, deletedAt, timeExtracted));
+                       stream.output->writeTombstone(writer_, event.key, event.tsCreated, deletedAt,
+                                                     timeExtracted));
 }
 
 // A row whose key was not asked for in this chunk (a case-insensitive collation matching another

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "replay/row_key.hpp"
+#include "keys/row_key.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core {
@@ -99,19 +99,16 @@ void RecordRenderer::appendRow(std::string& out, const TdgCell* cells,
     appendMetadata(out, false, tsCreated, {});
 }
 
-void RecordRenderer::appendTombstone(std::string& out, std::string_view canonicalKey,
-                                     const std::vector<std::string>& keyParts,
+void RecordRenderer::appendTombstone(std::string& out, const RowKey& key,
                                      std::string_view tsCreated, std::string_view deletedAt) const {
     for (size_t i = 0; i < memberPrefixes_.size(); ++i) {
         out += memberPrefixes_[i];
-        auto key = std::find(keyPositions_.begin(), keyPositions_.end(), i);
-        if (key == keyPositions_.end()) {
+        auto position = std::find(keyPositions_.begin(), keyPositions_.end(), i);
+        if (position == keyPositions_.end()) {
             out += "null";
-        } else if (keyParts.empty()) {
-            appendKeyJson(out, kinds_[i], canonicalKey);
         } else {
             appendKeyJson(out, kinds_[i],
-                          keyParts[static_cast<size_t>(key - keyPositions_.begin())]);
+                          key.column(static_cast<size_t>(position - keyPositions_.begin())));
         }
     }
     appendMetadata(out, true, tsCreated, deletedAt);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
+#include "keys/row_key.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core {
@@ -28,11 +29,9 @@ public:
 
     /// Record members for a live row (cells: one per selected column, in order).
     void appendRow(std::string& out, const TdgCell* cells, std::string_view tsCreated) const;
-    /// Record members for a tombstone: the key's columns (canonical, row_key.hpp: the key
-    /// itself for a one-column key, else keyParts), every other selected column null,
+    /// Record members for a tombstone: the key's columns, every other selected column null,
     /// is_deleted true, and _sdc_deleted_at when enabled.
-    void appendTombstone(std::string& out, std::string_view canonicalKey,
-                         const std::vector<std::string>& keyParts, std::string_view tsCreated,
+    void appendTombstone(std::string& out, const RowKey& key, std::string_view tsCreated,
                          std::string_view deletedAt) const;
 
 private:

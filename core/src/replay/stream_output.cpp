@@ -19,11 +19,10 @@ public:
         sink.endRecord(timeExtracted);
         return 1;
     }
-    uint64_t writeTombstone(RecordSink& sink, std::string_view canonicalKey,
-                            const std::vector<std::string>& keyParts, std::string_view tsCreated,
+    uint64_t writeTombstone(RecordSink& sink, const RowKey& key, std::string_view tsCreated,
                             std::string_view deletedAt, std::string_view timeExtracted) override {
         std::string& out = sink.beginRecord(definition_.name);
-        renderer_->appendTombstone(out, canonicalKey, keyParts, tsCreated, deletedAt);
+        renderer_->appendTombstone(out, key, tsCreated, deletedAt);
         sink.endRecord(timeExtracted);
         return 1;
     }
@@ -49,11 +48,9 @@ public:
                       std::string_view timeExtracted) override {
         return mapper_->emitRow(sink, cells, tsCreated, timeExtracted);
     }
-    uint64_t writeTombstone(RecordSink& sink, std::string_view canonicalKey,
-                            const std::vector<std::string>& keyParts, std::string_view tsCreated,
+    uint64_t writeTombstone(RecordSink& sink, const RowKey& key, std::string_view tsCreated,
                             std::string_view deletedAt, std::string_view timeExtracted) override {
-        return mapper_->emitTombstone(sink, canonicalKey, keyParts, tsCreated, deletedAt,
-                                      timeExtracted);
+        return mapper_->emitTombstone(sink, key, tsCreated, deletedAt, timeExtracted);
     }
     bool concurrent() const override { return false; }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
+#include "keys/row_key.hpp"
 #include "maps/stream_mapper.hpp"
 #include "replay/record_renderer.hpp"
 #include "singer/message_writer.hpp"
@@ -28,12 +29,9 @@ public:
     /// records that made.
     virtual uint64_t writeRow(RecordSink& sink, const TdgCell* cells, std::string_view tsCreated,
                               std::string_view timeExtracted) = 0;
-    /// Writes a tombstone of a key: its canonical text, and for a composite key each column's
-    /// canonical value (row_key.hpp); returns how many records that made.
-    virtual uint64_t writeTombstone(RecordSink& sink, std::string_view canonicalKey,
-                                    const std::vector<std::string>& keyParts,
-                                    std::string_view tsCreated, std::string_view deletedAt,
-                                    std::string_view timeExtracted) = 0;
+    /// Writes a tombstone of `key`; returns how many records that made.
+    virtual uint64_t writeTombstone(RecordSink& sink, const RowKey& key, std::string_view tsCreated,
+                                    std::string_view deletedAt, std::string_view timeExtracted) = 0;
     /// Whether rows may be written from several threads at once (the shares of a page's
     /// re-pulls, each on a thread of its own).
     virtual bool concurrent() const = 0;

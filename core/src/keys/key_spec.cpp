@@ -1,4 +1,4 @@
-#include "plugin/key_spec.hpp"
+#include "keys/key_spec.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "replay/row_key.hpp"
+#include "keys/row_key.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -202,15 +202,14 @@ std::optional<std::string> normalizeKeyText(std::string_view text, const KeyColu
     return column.caseInsensitive ? lowered(text) : std::string(text);
 }
 
-std::optional<ParsedKey> parseTableId(std::string_view tableId, const KeySpec& key,
-                                      std::string& why) {
+std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key, std::string& why) {
     if (!key.composite()) {
         auto canonical = normalizeKeyText(tableId, key.columns[0]);
         if (!canonical) {
             why = "is not a valid key value";
             return std::nullopt;
         }
-        return ParsedKey{std::move(*canonical), {}};
+        return RowKey(std::move(*canonical));
     }
     auto items = KeyArrayReader(tableId).read(why);
     if (!items) return std::nullopt;
@@ -219,17 +218,18 @@ std::optional<ParsedKey> parseTableId(std::string_view tableId, const KeySpec& k
               std::to_string(key.columns.size()) + " columns";
         return std::nullopt;
     }
-    ParsedKey parsed;
+    std::vector<std::string> columns;
     for (size_t i = 0; i < items->size(); ++i) {
         auto part = normalizeKeyText((*items)[i], key.columns[i]);
         if (!part) {
             why = "has a value that column '" + key.columns[i].name + "' cannot hold";
             return std::nullopt;
         }
-        parsed.parts.push_back(std::move(*part));
+        columns.push_back(std::move(*part));
     }
-    appendCanonicalArray(parsed.canonical, parsed.parts, key);
-    return parsed;
+    std::string canonical;
+    appendCanonicalArray(canonical, columns, key);
+    return RowKey(std::move(canonical), std::move(columns));
 }
 
 std::string canonicalKeyOfRow(const TdgCell* cells, const std::vector<size_t>& keyPositions,

@@ -12,22 +12,37 @@
 #include <string_view>
 #include <vector>
 
-#include "plugin/key_spec.hpp"
+#include "keys/key_spec.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core {
 
-/// A key read from diffgen.table_id.
-struct ParsedKey {
-    std::string canonical;
-    /// Composite keys only: each column's canonical value, in key order (the texts the driver
-    /// binds, and the values a tombstone carries). Empty for a one-column key.
-    std::vector<std::string> parts;
+/// A row's primary key in canonical form: the text rows are matched by, and each key
+/// column's value (the texts the driver binds, and the values a tombstone carries).
+class RowKey {
+public:
+    RowKey() = default;
+    /// A one-column key: its value is its text.
+    explicit RowKey(std::string canonical) : canonical_(std::move(canonical)) {}
+    /// A composite key: the JSON array of `columns` (row_key.hpp), and the values themselves.
+    RowKey(std::string canonical, std::vector<std::string> columns)
+        : canonical_(std::move(canonical)), columns_(std::move(columns)) {}
+
+    const std::string& canonical() const { return canonical_; }
+    size_t columnCount() const { return columns_.empty() ? 1 : columns_.size(); }
+    /// Key column c's canonical value.
+    std::string_view column(size_t c) const {
+        return columns_.empty() ? std::string_view(canonical_) : std::string_view(columns_[c]);
+    }
+
+private:
+    std::string canonical_;
+    // A composite key's values; a one-column key keeps its one value once, in canonical_.
+    std::vector<std::string> columns_;
 };
 
 /// Reads a diffgen table_id as a key of `key`; nullopt with *why set when it cannot be one.
-std::optional<ParsedKey> parseTableId(std::string_view tableId, const KeySpec& key,
-                                      std::string& why);
+std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key, std::string& why);
 
 /// Canonical form of one column's value given as text; nullopt when the text cannot be a value
 /// of that column.
