@@ -20,7 +20,7 @@ readonly LIMIT_INT64_MAX=9223372036854775807
 
 # limit_page_sizes T -> "FIRST NEXT": the tap's first page holds page_size events, and every
 # page after a full one three times page_size, or 625 events of each of the T tables up to four
-# times page_size (core/src/replay/page_sizer.hpp, max_page_size at its default).
+# times page_size (core/src/replay/scan/page_sizer.hpp, max_page_size at its default).
 limit_page_sizes() {
     local next=$((625 * $1))
     ((next >= 3 * WORKLOAD_PAGE)) || next=$((3 * WORKLOAD_PAGE))

@@ -13,7 +13,7 @@
 #include "cli/journal_check_command.hpp"
 #include "plugin/connection_factory.hpp"
 #include "plugin/plugin_loader.hpp"
-#include "replay/sync_coordinator.hpp"
+#include "replay/sync/sync_coordinator.hpp"
 #include "state/tap_state.hpp"
 
 namespace tapdiffgen::core {

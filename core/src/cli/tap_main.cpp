@@ -16,7 +16,7 @@
 #include "plugin/declared_settings.hpp"
 #include "plugin/dialect_connection.hpp"
 #include "plugin/plugin_loader.hpp"
-#include "replay/page_plan.hpp"
+#include "replay/scan/page_plan.hpp"
 #include "singer/message_writer.hpp"
 #include "state/tap_state.hpp"
 #include "util/log.hpp"

@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "config/json_value.hpp"
-#include "replay/record_renderer.hpp"
+#include "replay/output/record_renderer.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core::maps {

@@ -2,7 +2,7 @@
 //
 // Shape: {"bookmarks":{"<stream>":{"replication_key":"diffgen_id","replication_key_value":N}}}
 // N is the stream's safe diffgen id: every diffgen event with id <= N for the stream's table
-// has been emitted, and no id <= N can still appear (see replay/horizon_tracker.hpp). A state
+// has been emitted, and no id <= N can still appear (see replay/scan/horizon_tracker.hpp). A state
 // without "replication_key" (older or hand-written) is accepted. Bookmarks of streams that are
 // not configured are carried through unchanged, so removing a table for a while does not lose
 // its place. The state never grows with the log: one small object per stream.

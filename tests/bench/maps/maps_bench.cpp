@@ -19,7 +19,7 @@
 #include "config/json_value.hpp"
 #include "config/tap_config.hpp"
 #include "maps/stream_setup.hpp"
-#include "replay/record_renderer.hpp"
+#include "replay/output/record_renderer.hpp"
 #include "singer/batch_writer.hpp"
 #include "singer/message_writer.hpp"
 

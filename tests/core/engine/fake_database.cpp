@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "cli/tap_main.hpp"
-#include "replay/stop_signal.hpp"
+#include "replay/timing/stop_signal.hpp"
 
 namespace tapdiffgen::testing {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "replay/key_index.hpp"
-#include "replay/page_plan.hpp"
+#include "replay/scan/key_index.hpp"
+#include "replay/scan/page_plan.hpp"
 
 using tapdiffgen::core::BadEventError;
 using tapdiffgen::core::DrivingEvent;

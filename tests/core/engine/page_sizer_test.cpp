@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "replay/page_sizer.hpp"
+#include "replay/scan/page_sizer.hpp"
 
 using tapdiffgen::core::BacklogPages;
 using tapdiffgen::core::PageSizer;

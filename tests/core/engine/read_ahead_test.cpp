@@ -11,7 +11,7 @@
 
 #include "engine/fake_database.hpp"
 #include "plugin/plugin_loader.hpp"
-#include "replay/page_read_ahead.hpp"
+#include "replay/sessions/page_read_ahead.hpp"
 
 using tapdiffgen::core::DialectConnection;
 using tapdiffgen::core::EventPage;

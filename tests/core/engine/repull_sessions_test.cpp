@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine/fake_database.hpp"
-#include "replay/repull_shares.hpp"
-#include "replay/session_worker.hpp"
+#include "replay/sessions/repull_shares.hpp"
+#include "replay/sessions/session_worker.hpp"
 #include "singer/record_spool.hpp"
 
 using tapdiffgen::core::DialectConnection;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/fake_database.hpp"
-#include "replay/backoff.hpp"
-#include "replay/poll_schedule.hpp"
+#include "replay/timing/backoff.hpp"
+#include "replay/timing/poll_schedule.hpp"
 
 using tapdiffgen::testing::FakeSetup;
 using tapdiffgen::testing::kOneSession;

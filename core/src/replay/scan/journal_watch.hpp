@@ -1,0 +1,44 @@
+// While a run reads the log: notices a prune or a reset that happens meanwhile, which the
+// start-up checks (catalog/journal_checks.hpp) cannot see. Costs one read of the log's bounds
+// (a few index reads) after a page whose id range is not proven gapless, and, following, one
+// now and then at the log's head; nothing on a gapless page or an idle poll.
+//
+// A prune deletes the oldest events first, so when the log still holds an id at or below
+// cursor + 1 after a page was read, nothing after the cursor had been deleted when the page
+// was: the page saw every committed event of its range.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+#include "replay/sync/stream_runtime.hpp"
+
+namespace tapdiffgen::core {
+
+class JournalWatch {
+public:
+    JournalWatch(DialectConnection& connection, TableRef diffgen)
+        : connection_(connection), diffgen_(std::move(diffgen)) {}
+
+    /// After a page read for `streams` (from their cursors on) whose range may have gaps:
+    /// throws JournalError when events after a cursor are gone from the log.
+    void checkAfterGap(const std::vector<const StreamRuntime*>& streams);
+
+    /// At the log's head, while following: at most once per `interval`, throws JournalError
+    /// when the log was reset below `streams`' cursors.
+    void checkAtHead(const std::vector<const StreamRuntime*>& streams,
+                     std::chrono::duration<double> interval);
+
+private:
+    DialectConnection& connection_;
+    TableRef diffgen_;
+    bool cannotTell_ = false;
+    std::chrono::steady_clock::time_point lastAtHead_ = std::chrono::steady_clock::now();
+
+    void check(const std::vector<const StreamRuntime*>& streams);
+};
+
+}  // namespace tapdiffgen::core

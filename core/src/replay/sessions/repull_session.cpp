@@ -1,0 +1,31 @@
+#include "replay/sessions/repull_session.hpp"
+
+namespace tapdiffgen::core {
+
+RepullSession::RepullSession(SessionWorker::Connect connect)
+    : worker_(std::move(connect), "re-pulling rows on another session",
+              "this session re-pulls every row itself") {}
+
+bool RepullSession::start(const std::vector<FetchSpec>& fetches) {
+    spool_.clear();
+    return worker_.start(
+        [&fetches](DialectConnection& connection) { connection.fetchRowsMany(fetches); });
+}
+
+bool RepullSession::finish() {
+    if (worker_.wait()) return true;
+    spool_.clear();
+    return false;
+}
+
+void RepullSession::abandon() {
+    worker_.interrupt();
+    try {
+        worker_.wait();
+    } catch (...) {
+        // The emitter is unwinding from its own failure, which is the one to report.
+    }
+    spool_.clear();
+}
+
+}  // namespace tapdiffgen::core

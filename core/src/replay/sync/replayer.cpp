@@ -1,0 +1,375 @@
+#include "replay/sync/replayer.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <thread>
+
+#include "replay/scan/page_plan.hpp"
+#include "replay/timing/stop_signal.hpp"
+#include "singer/json_text.hpp"
+#include "singer/metric_line.hpp"
+#include "util/log.hpp"
+
+namespace tapdiffgen::core {
+namespace {
+
+int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>& streams) {
+    int64_t highest = 0;
+    for (const auto& stream : streams) {
+        highest = std::max(highest, state.bookmark(stream.definition->name).value_or(0));
+    }
+    return highest;
+}
+
+}  // namespace
+
+Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* readAhead,
+                   RepullSessions repulls)
+    : run_(run),
+      options_(run.options),
+      streams_(run.streams),
+      connection_(connection),
+      readAhead_(readAhead),
+      horizon_(connection, options_.horizonSettleSeconds, highestBookmark(run.state, run.streams)),
+      journal_(connection, options_.diffgen),
+      emitter_(connection, run.writer, run.ledger, options_.keysPerFetch, std::move(repulls)),
+      poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
+      pageSizer_(options_.pageSize, options_.backlogPages) {
+    auto pageStreams = std::make_shared<PageStreams>();
+    for (const auto& stream : streams_)
+        pageStreams->add(stream.definition->journalName, stream.keyRule);
+    pageStreams_ = std::move(pageStreams);
+}
+
+void Replayer::run() {
+    lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now();
+    bool drained = false;
+    while (!drained) {
+        if (run_.clock.shouldStop()) break;
+        if (options_.follow && holdsTooMuch()) {
+            if (!waitWhileHoldingTooMuch()) break;
+        } else if (holdsTooMuch()) {
+            waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
+            if (run_.clock.shouldStop()) break;
+            if (holdsTooMuch()) {
+                run_.clock.stop("transactions still hold diffgen ids after " +
+                                std::to_string(options_.horizonWaitSeconds) + " s");
+                break;
+            }
+        }
+        const uint64_t eventsBefore = run_.ledger.events;
+        const bool more = readNextPage();
+        drainFinalRanges();
+        writeState();
+        reportProgress(false);
+        poll_.afterRead(run_.ledger.events > eventsBefore);
+        if (more) continue;
+        if (!options_.follow) {
+            drained = true;
+        } else {
+            waitForNewEvents();
+        }
+    }
+    if (drained && horizon_.pendingCount() > 0) {
+        waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
+        if (horizon_.pendingCount() > 0) {
+            log::warning(
+                "diffgen ids below the log's head may still be committed by running "
+                "transactions; the bookmark stays before them and the next run "
+                "reads them again");
+        }
+    }
+    writeState();
+    reportProgress(true);
+}
+
+// At the log's head: waits for the next read, writing a STATE now and then meanwhile.
+void Replayer::waitForNewEvents() {
+    // Records whose STATE is held back by a pending range must not wait in the buffer.
+    run_.writer.flush();
+    keepStateFresh();
+    const auto stateDue =
+        lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(options_.stateIntervalSeconds));
+    const std::chrono::duration<double> untilState = stateDue - std::chrono::steady_clock::now();
+    // A driver that is told of commits wakes the run; the wait can then last the whole
+    // interval. Otherwise the run sleeps by the poll schedule.
+    if (!waitForSignal(
+            std::min(std::chrono::duration<double>(options_.pollIntervalSeconds), untilState))) {
+        run_.clock.sleepFor(std::min(poll_.nextWait(), untilState));
+    }
+    keepStateFresh();
+    // A reset of the log shows no gap: new ids simply fall below the cursors.
+    journal_.checkAtHead(replayingStreams(),
+                         std::chrono::duration<double>(options_.stateIntervalSeconds));
+}
+
+// Waits in slices, so that a stop signal or a time limit is seen soon; false when the driver
+// cannot wait.
+bool Replayer::waitForSignal(std::chrono::duration<double> budget) {
+    constexpr std::chrono::milliseconds kSlice{250};
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+    do {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            until - std::chrono::steady_clock::now());
+        std::optional<bool> changed =
+            connection_.waitForChange(std::max<int64_t>(0, std::min(left, kSlice).count()));
+        if (!changed) return false;
+        if (*changed) return true;
+    } while (!run_.clock.shouldStop() && std::chrono::steady_clock::now() < until);
+    return true;
+}
+
+void Replayer::keepStateFresh() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastStateAt_ < std::chrono::duration<double>(options_.stateIntervalSeconds)) return;
+    run_.writer.repeatState();
+    lastStateAt_ = now;
+}
+
+// Following, with as many held ids as memory allows: reads no further until transactions end
+// (never dropping an id). Returns false when the run must end meanwhile.
+bool Replayer::waitWhileHoldingTooMuch() {
+    if (!warnedHoldingTooMuch_) {
+        log::warning(std::to_string(horizon_.pendingCount()) + " id ranges with " +
+                     std::to_string(horizon_.heldIds()) +
+                     " ids are held by transactions that may still commit diffgen ids; reading "
+                     "pauses until they end");
+        warnedHoldingTooMuch_ = true;
+    }
+    while (holdsTooMuch()) {
+        if (!run_.clock.sleepFor(std::chrono::duration<double>(options_.pollIntervalSeconds))) {
+            return false;
+        }
+        drainFinalRanges();
+        writeState();
+        keepStateFresh();
+    }
+    warnedHoldingTooMuch_ = false;
+    return true;
+}
+
+bool Replayer::holdsTooMuch() const {
+    return horizon_.pendingCount() >= options_.maxPendingRanges ||
+           horizon_.heldIds() >= options_.maxHeldIds;
+}
+
+// Reads and emits one page; returns false when every stream is at the log's head.
+bool Replayer::readNextPage() {
+    int64_t lowest = INT64_MAX;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) lowest = std::min(lowest, stream.cursor);
+    }
+    if (lowest == INT64_MAX) return false;
+    StreamSet active(streams_.size());
+    int64_t upTo = INT64_MAX;
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        if (!streams_[i].replaying) continue;
+        if (streams_[i].cursor == lowest) {
+            active.add(i);
+        } else {
+            upTo = std::min(upTo, streams_[i].cursor);
+        }
+    }
+    PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(active.size()),
+                    journalNames(active)};
+    PageRead read = readPage(query);
+    const EventPage& page = read.page;
+    ++run_.ledger.diffgenQueries;
+    run_.ledger.events += page.size();
+    if (!page.empty()) run_.clock.noteActivity();
+
+    const bool full = static_cast<int64_t>(page.size()) >= query.limit;
+    const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
+    const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
+    // A range the page does not prove gapless may have lost events to a prune meanwhile.
+    const bool provenGapless =
+        readThrough == lastId && (page.empty() || page.rangeRowCount() == lastId - lowest);
+    if (!provenGapless) journal_.checkAfterGap(streamsIn(active));
+    const PagePlan plan = planOf(read, active);
+    if (full) {
+        pageSizer_.noteFullPage();
+        const int64_t next = pageSizer_.limit(active.size());
+        if (next != query.limit) {
+            log::debug("diffgen pages of " + std::to_string(next) + " events over " +
+                       std::to_string(active.size()) + " tables from now on: a full page of " +
+                       std::to_string(query.limit) + " means a backlog");
+            query.limit = next;
+        }
+    }
+    // A full page is most likely followed by the page after it for the same streams.
+    if (readAhead_ != nullptr && full && lastId < upTo) {
+        query.afterId = lastId;
+        readAhead_->start(std::move(query),
+                          PlanRequest{pageStreams_, active, options_.skipBadEvents});
+    }
+    emitPlan(plan, active);
+    settleRange(lowest, readThrough, lastId, page, active);
+    for (size_t i : active.indices()) streams_[i].cursor = readThrough;
+    return full || upTo != INT64_MAX;
+}
+
+PageRead Replayer::readPage(const PageQuery& query) {
+    if (readAhead_ != nullptr) {
+        if (std::optional<PageRead> read = readAhead_->take(query)) return std::move(*read);
+    }
+    PageRead read;
+    read.page = query.readOn(connection_);
+    return read;
+}
+
+PagePlan Replayer::planOf(PageRead& read, const StreamSet& streams) {
+    if (!read.plan || read.plannedFor != streams) return planPage(read.page, streams);
+    run_.ledger.skippedEvents += read.plan->eventsSkipped();
+    return std::move(*read.plan);
+}
+
+PagePlan Replayer::planPage(const EventPage& page, const StreamSet& streams,
+                            std::optional<LateRead> late) {
+    PagePlan::Options planOptions;
+    planOptions.readFor = streams;
+    planOptions.skipBadEvents = options_.skipBadEvents;
+    planOptions.late = late;
+    PagePlan plan(page, *pageStreams_, planOptions);
+    if (late) run_.ledger.lateEvents += plan.eventsConsidered();
+    run_.ledger.skippedEvents += plan.eventsSkipped();
+    return plan;
+}
+
+void Replayer::emitPlan(const PagePlan& plan, const StreamSet& streams) {
+    const std::string timeExtracted = utcNowIso();
+    std::vector<PlanEmitter::Part> parts;
+    for (size_t i : streams.indices()) parts.push_back({&streams_[i], &plan.streams()[i]});
+    emitter_.emit(parts, timeExtracted);
+}
+
+// Decides whether the ids just read over (from, readThrough] can still change.
+void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
+                           const StreamSet& active) {
+    if (readThrough <= from) return;
+    const bool eventsGapless =
+        page.empty() ? from == lastId : page.rangeRowCount() == lastId - from;
+    const bool headPartFinal = eventsGapless || horizon_.isFinalThrough(lastId);
+    const bool tailPartFinal = readThrough == lastId || horizon_.isFinalThrough(readThrough);
+    const bool final = headPartFinal && tailPartFinal;
+    if (final) horizon_.noteFinal(from, readThrough);
+    if (final && !horizon_.joinsPending(from, active)) return;
+    PendingRange range;
+    range.from = from;
+    range.to = readThrough;
+    range.streams = active;
+    if (!final) {
+        range.seenIds.reserve(page.size());
+        for (const TdgEvent& event : page) range.seenIds.push_back(event.id);
+    }
+    range.mark = page.mark();
+    range.readAt = std::chrono::steady_clock::now();
+    horizon_.addPending(std::move(range), final);
+}
+
+void Replayer::drainFinalRanges() {
+    for (const PendingRange& range : horizon_.takeFinal()) emitLateEvents(range);
+}
+
+// A range just became final: read it again and emit what committed after the first read.
+void Replayer::emitLateEvents(const PendingRange& range) {
+    const std::vector<std::string> names = journalNames(range.streams);
+    for (const auto& [from, to] : range.gappedParts) {
+        int64_t after = from;
+        while (after < to) {
+            EventPage page =
+                connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
+            ++run_.ledger.diffgenQueries;
+            if (page.empty()) break;
+            emitPlan(planPage(page, range.streams, LateRead{range.seenIds}), range.streams);
+            after = page[page.size() - 1].id;
+            if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
+        }
+    }
+}
+
+void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
+    auto deadline = std::chrono::steady_clock::now() + budget;
+    log::info("waiting up to " + std::to_string(static_cast<int>(budget.count())) +
+              " s for transactions that may still commit diffgen ids");
+    while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
+        if (!run_.clock.sleepFor(std::chrono::milliseconds(200))) break;
+        drainFinalRanges();
+        writeState();
+    }
+}
+
+void Replayer::writeState() {
+    for (size_t i = 0; i < streams_.size(); ++i) {
+        const StreamRuntime& stream = streams_[i];
+        if (!stream.replaying) continue;
+        int64_t safe = stream.cursor;
+        if (auto held = horizon_.holdFor(i)) safe = std::min(safe, *held);
+        // A bookmark never moves backwards: an older run already proved everything below it.
+        int64_t previous = run_.state.bookmark(stream.definition->name).value_or(0);
+        run_.state.setBookmark(stream.definition->name, std::max(previous, safe));
+    }
+    if (run_.writer.writeState(run_.state.toJson()))
+        lastStateAt_ = std::chrono::steady_clock::now();
+}
+
+void Replayer::reportProgress(bool force) {
+    auto now = std::chrono::steady_clock::now();
+    if (!force &&
+        now - lastProgress_ < std::chrono::duration<double>(options_.progressIntervalSeconds)) {
+        return;
+    }
+    // An idle following run reports nothing new, and its lag query would double its cost.
+    if (!force && options_.follow && run_.ledger.events == eventsAtLastProgress_) return;
+    lastProgress_ = now;
+    eventsAtLastProgress_ = run_.ledger.events;
+    double elapsed = run_.clock.elapsedSeconds();
+    double rate = elapsed > 0 ? static_cast<double>(run_.ledger.events) / elapsed : 0;
+    std::string line = "progress: " + std::to_string(run_.ledger.events) + " events, " +
+                       std::to_string(run_.ledger.records()) + " records, " +
+                       std::to_string(static_cast<uint64_t>(rate)) + " events/s";
+    if (!force) line += ", " + lagText();
+    log::info(line);
+    for (const auto& stream : streams_) {
+        log::info(counterMetricLine("record_count",
+                                    static_cast<int64_t>(run_.ledger.records(stream.index)),
+                                    {{"stream", stream.definition->name}}));
+    }
+}
+
+// How far the slowest stream is behind the log's head (one cheap max(id) query).
+std::string Replayer::lagText() {
+    int64_t slowest = INT64_MAX;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) slowest = std::min(slowest, stream.cursor);
+    }
+    if (slowest == INT64_MAX) return "no stream replaying";
+    int64_t head = connection_.maxDiffgenId(options_.diffgen).value_or(0);
+    return "lag " + std::to_string(std::max<int64_t>(0, head - slowest)) +
+           " ids behind the diffgen head";
+}
+
+std::vector<const StreamRuntime*> Replayer::streamsIn(const StreamSet& streams) const {
+    std::vector<const StreamRuntime*> in;
+    in.reserve(streams.size());
+    for (size_t i : streams.indices()) in.push_back(&streams_[i]);
+    return in;
+}
+
+std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
+    std::vector<const StreamRuntime*> replaying;
+    for (const auto& stream : streams_) {
+        if (stream.replaying) replaying.push_back(&stream);
+    }
+    return replaying;
+}
+
+std::vector<std::string> Replayer::journalNames(const StreamSet& streams) const {
+    std::vector<std::string> names;
+    names.reserve(streams.size());
+    for (size_t i : streams.indices()) names.push_back(streams_[i].definition->journalName);
+    return names;
+}
+
+}  // namespace tapdiffgen::core

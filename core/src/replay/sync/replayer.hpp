@@ -1,0 +1,90 @@
+// The sync: one scan of the diffgen log serves every selected stream.
+//
+// Each stream has a cursor (every id <= it was read for the stream). Each page reads after the
+// lowest cursor C, for the streams standing at C only, and no further than the next stream's
+// cursor: a stream that lags catches up on its own table names, then joins the shared scan. So
+// the number of diffgen queries does not grow with the number of tables. After a page is
+// emitted, its streams' cursors advance, and a STATE follows with each stream's safe bookmark
+// (its cursor, held back by the horizon tracker while ids may still appear).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "plugin/dialect_connection.hpp"
+#include "replay/output/plan_emitter.hpp"
+#include "replay/scan/horizon_tracker.hpp"
+#include "replay/scan/journal_watch.hpp"
+#include "replay/scan/page_sizer.hpp"
+#include "replay/scan/stream_set.hpp"
+#include "replay/sessions/page_read_ahead.hpp"
+#include "replay/sync/run_scope.hpp"
+#include "replay/timing/poll_schedule.hpp"
+
+namespace tapdiffgen::core {
+
+/// The replay over one connection; a reconnect makes a new one, while the clock and the
+/// counters, which belong to the run, carry on.
+class Replayer {
+public:
+    /// readAhead, when given, reads the next page of a backlog on its own session meanwhile;
+    /// a page's re-pulls are shared with the sessions of `repulls`.
+    Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* readAhead = nullptr,
+             RepullSessions repulls = {});
+
+    /// Runs until the log is drained or the clock says stop (its stopReason() says why).
+    /// Writes STATE after every page whose bookmarks changed and once at the end.
+    void run();
+
+private:
+    RunScope& run_;
+    const SyncOptions& options_;
+    std::vector<StreamRuntime>& streams_;
+    DialectConnection& connection_;
+    PageReadAhead* readAhead_;  // null: every page is read on connection_
+    HorizonTracker horizon_;
+    JournalWatch journal_;
+    PlanEmitter emitter_;
+    std::shared_ptr<const PageStreams> pageStreams_;
+    std::chrono::steady_clock::time_point lastProgress_;
+    uint64_t eventsAtLastProgress_ = 0;
+    std::chrono::steady_clock::time_point lastStateAt_;
+    PollSchedule poll_;
+    PageSizer pageSizer_;
+    bool warnedHoldingTooMuch_ = false;
+
+    bool readNextPage();
+    /// The page read ahead for `query` when there is one, else read now.
+    PageRead readPage(const PageQuery& query);
+    /// The plan of a page read for `streams`: the one made with it on the read-ahead's thread
+    /// when that was for the same streams, else made now.
+    PagePlan planOf(PageRead& read, const StreamSet& streams);
+    /// Plans a page read for `streams`; `late` for a range read again once its late commits
+    /// are final.
+    PagePlan planPage(const EventPage& page, const StreamSet& streams,
+                      std::optional<LateRead> late = std::nullopt);
+    /// Emits a planned page's records for `streams`.
+    void emitPlan(const PagePlan& plan, const StreamSet& streams);
+    void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
+                     const StreamSet& active);
+    void emitLateEvents(const PendingRange& range);
+    void drainFinalRanges();
+    bool holdsTooMuch() const;
+    bool waitWhileHoldingTooMuch();
+    void waitForNewEvents();
+    bool waitForSignal(std::chrono::duration<double> budget);
+    void keepStateFresh();
+    void waitForPendingRanges(std::chrono::duration<double> budget);
+    void writeState();
+    void reportProgress(bool force);
+    std::string lagText();
+    std::vector<const StreamRuntime*> streamsIn(const StreamSet& streams) const;
+    std::vector<const StreamRuntime*> replayingStreams() const;
+    std::vector<std::string> journalNames(const StreamSet& streams) const;
+};
+
+}  // namespace tapdiffgen::core

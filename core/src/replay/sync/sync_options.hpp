@@ -1,0 +1,44 @@
+// The settings one sync runs by: read from the configuration once (syncOptionsFrom) and read
+// by reference by every part of the run, so that each lives in one place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "config/tap_config.hpp"
+#include "plugin/table_ref.hpp"
+#include "replay/scan/page_sizer.hpp"
+
+namespace tapdiffgen::core {
+
+struct SyncOptions {
+    TableRef diffgen;
+    int64_t pageSize = 10000;
+    /// Pages of a backlog, after the first full one (PageSizer).
+    BacklogPages backlogPages;
+    bool skipBadEvents = false;
+    double horizonSettleSeconds = 10;
+    int64_t horizonWaitSeconds = 30;
+    /// After the log's head, keep reading new events until the run's clock says stop.
+    bool follow = false;
+    double pollIntervalSeconds = 1;
+    double stateIntervalSeconds = 30;
+    int64_t maxRunSeconds = 0;
+    int64_t idleExitSeconds = 0;
+    int64_t reconnectAttempts = 5;
+    int64_t reconnectMaxWaitSeconds = 30;
+    bool readAhead = true;
+    /// Sessions a page's re-pulls are shared between, the replay's own one included.
+    int64_t repullSessions = 1;
+
+    // The engine's own bounds, not settings (tests lower them).
+    size_t maxPendingRanges = 16;
+    /// Ids of pending ranges kept for deduplication (8 bytes each) before reading stops.
+    size_t maxHeldIds = 1000000;
+    int64_t keysPerFetch = 10000;
+    double progressIntervalSeconds = 10;
+};
+
+SyncOptions syncOptionsFrom(const TapConfig& config);
+
+}  // namespace tapdiffgen::core
