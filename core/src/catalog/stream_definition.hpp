@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "config/tap_config.hpp"
-#include "plugin/dialect_connection.hpp"
 #include "keys/key_spec.hpp"
+#include "plugin/dialect_connection.hpp"
 
 namespace tapdiffgen::core {
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "plugin/journal_facts.hpp"
 #include "keys/key_spec.hpp"
+#include "plugin/journal_facts.hpp"
 #include "plugin/plugin.hpp"
 #include "plugin/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
