@@ -137,4 +137,22 @@ ScanRequest toScanRequest(const TdgScanRequest& request) {
     return typed;
 }
 
+ScanRequest toChunkRequest(const TdgScanRequest& request) {
+    if (request.struct_size < TDG_SCAN_REQUEST_SIZE_5) {
+        throw invalidArgument(
+            "scan_chunk needs a scan request of ABI version 5 (after_key, "
+            "max_rows)");
+    }
+    ScanRequest typed = toScanRequest(request);
+    if (request.max_rows < 1) throw invalidArgument("max_rows must be at least 1");
+    typed.maxRows = request.max_rows;
+    if (request.after_key != nullptr) {
+        typed.afterKey.assign(request.after_key, request.after_key + typed.keyColumns.size());
+        for (const TdgCell& cell : typed.afterKey) {
+            if (cell.kind == TDG_KIND_NULL) throw invalidArgument("after_key holds a NULL");
+        }
+    }
+    return typed;
+}
+
 }  // namespace tapdiffgen::sdk::detail

@@ -179,10 +179,11 @@ static_assert(offsetof(TdgFetchRequest, reserved_) == 76);
 static_assert(offsetof(TdgFetchRequest, key_columns) == 80);
 static_assert(offsetof(TdgFetchRequest, column_kinds) == 88);
 
-// TdgScanRequest: revision 1 is the first 48 bytes, revision 2 appends 24.
+// TdgScanRequest: revision 1 is the first 48 bytes, revision 2 appends 24, revision 5 16.
 static_assert(TDG_SCAN_REQUEST_SIZE_1 == 48);
 static_assert(TDG_SCAN_REQUEST_SIZE_2 == 72);
-static_assert(sizeof(TdgScanRequest) == 72);
+static_assert(TDG_SCAN_REQUEST_SIZE_5 == 88);
+static_assert(sizeof(TdgScanRequest) == 88);
 static_assert(alignof(TdgScanRequest) == 8);
 static_assert(offsetof(TdgScanRequest, struct_size) == 0);
 static_assert(offsetof(TdgScanRequest, num_columns) == 4);
@@ -194,6 +195,8 @@ static_assert(offsetof(TdgScanRequest, num_key_columns) == 48);  // since 2
 static_assert(offsetof(TdgScanRequest, reserved_) == 52);
 static_assert(offsetof(TdgScanRequest, key_columns) == 56);
 static_assert(offsetof(TdgScanRequest, column_kinds) == 64);
+static_assert(offsetof(TdgScanRequest, after_key) == 72);  // since 5
+static_assert(offsetof(TdgScanRequest, max_rows) == 80);
 
 // The journal facts of revision 5.
 static_assert(TDG_JOURNAL_BOUNDS_SIZE_5 == 32);
@@ -238,8 +241,8 @@ static_assert(TDG_DRIVER_SIZE_1 == 88);
 static_assert(TDG_DRIVER_SIZE_2 == 96);
 static_assert(TDG_DRIVER_SIZE_3 == 104);
 static_assert(TDG_DRIVER_SIZE_4 == 112);
-static_assert(TDG_DRIVER_SIZE_5 == 128);
-static_assert(sizeof(TdgDriver) == 128);
+static_assert(TDG_DRIVER_SIZE_5 == 144);
+static_assert(sizeof(TdgDriver) == 144);
 static_assert(alignof(TdgDriver) == 8);
 static_assert(offsetof(TdgDriver, struct_size) == 0);
 static_assert(offsetof(TdgDriver, abi_version) == 4);
@@ -258,6 +261,8 @@ static_assert(offsetof(TdgDriver, wait_for_change) == 96);   // since 3, optiona
 static_assert(offsetof(TdgDriver, describe_tables) == 104);  // since 4, optional
 static_assert(offsetof(TdgDriver, journal_bounds) == 112);   // since 5, optional
 static_assert(offsetof(TdgDriver, inspect_journal) == 120);  // since 5, optional
+static_assert(offsetof(TdgDriver, scan_chunk) == 128);       // since 5, optional
+static_assert(offsetof(TdgDriver, estimate_rows) == 136);    // since 5, optional
 
 #endif  // UINTPTR_MAX == UINT64_MAX
 
@@ -296,6 +301,12 @@ static_assert(std::is_same_v<decltype(TdgDriver::journal_bounds),
 static_assert(std::is_same_v<decltype(TdgDriver::inspect_journal),
                              TdgStatus (*)(TdgConnection*, const TdgJournalRequest*,
                                            TdgJournalInspection*, TdgError*)>);
+static_assert(std::is_same_v<decltype(TdgDriver::scan_chunk),
+                             TdgStatus (*)(TdgConnection*, const TdgScanRequest*, TdgBatchSink,
+                                           void*, TdgError*)>);
+static_assert(
+    std::is_same_v<decltype(TdgDriver::estimate_rows),
+                   TdgStatus (*)(TdgConnection*, const TdgTableRef*, int64_t*, TdgError*)>);
 static_assert(std::is_same_v<TdgBatchSink, int32_t (*)(void*, const TdgRowBatch*)>);
 static_assert(std::is_same_v<TdgPluginInfoFn, const TdgPluginInfo* (*)()>);
 static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*, TdgError*)>);

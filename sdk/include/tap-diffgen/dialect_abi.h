@@ -61,6 +61,9 @@ extern "C" {
  *   5  journal_bounds and inspect_journal: what the log still holds and how the catalog feeds
  *      it, so that the engine notices a pruned or reset journal, a cached id sequence,
  *      partitions and foreign-key actions that bypass triggers, instead of losing changes.
+ *      scan_chunk and estimate_rows (with TdgScanRequest's after_key and max_rows): a snapshot
+ *      reads its table one bounded chunk at a time between pages of the log, resumes after
+ *      the last chunk it wrote, and reports its progress against the table's size.
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
@@ -626,10 +629,11 @@ typedef struct TdgFetchRequest {
 
 /**
  * Read every current row of a table in bounded batches, ordered by key when possible (keyset
- * pages in key column order). Borrowed for the call ([in]).
+ * pages in key column order); since 5 also one chunk of it (scan_chunk). Borrowed for the call
+ * ([in]).
  */
 typedef struct TdgScanRequest {
-    /** [in] The size the host filled: TDG_SCAN_REQUEST_SIZE_1 or _2. Since 1. */
+    /** [in] The size the host filled: TDG_SCAN_REQUEST_SIZE_1, _2 or _5. Since 1. */
     uint32_t struct_size;
     /** [in] Since 1. */
     int32_t num_columns;
@@ -644,10 +648,23 @@ typedef struct TdgScanRequest {
     int32_t reserved_;
     const char* const* key_columns;
     const TdgValueKind* column_kinds;
+    /**
+     * [in] Since 5, read by scan_chunk only (scan_table ignores it): where the chunk starts.
+     * NULL: at the table's first row. Otherwise num_key_columns cells, in key order, each the
+     * value of a key column exactly as this plugin's row batches carried it (kind, i64, data
+     * and size): the chunk holds only the rows whose key comes after this one in the order
+     * the scan reads them (the key columns in key order, compared as the database compares
+     * them). The host takes it from the last row of the chunk before, which may have been read
+     * by an earlier run of this plugin (a STATE keeps it).
+     */
+    const TdgCell* after_key;
+    /** [in] Since 5, read by scan_chunk only: at most this many rows; >= 1. */
+    int64_t max_rows;
 } TdgScanRequest;
 
 #define TDG_SCAN_REQUEST_SIZE_1 offsetof(TdgScanRequest, num_key_columns)
-#define TDG_SCAN_REQUEST_SIZE_2 sizeof(TdgScanRequest)
+#define TDG_SCAN_REQUEST_SIZE_2 offsetof(TdgScanRequest, after_key)
+#define TDG_SCAN_REQUEST_SIZE_5 sizeof(TdgScanRequest)
 
 /* ------------------------------------------------------------------------------------------ */
 /* The function table                                                                          */
@@ -795,6 +812,35 @@ typedef struct TdgDriver {
      */
     TdgStatus (*inspect_journal)(TdgConnection* connection, const TdgJournalRequest* request,
                                  TdgJournalInspection* out, TdgError* error);
+
+    /**
+     * Optional, since 5: one chunk of a table in key order: the rows whose key comes after
+     * request->after_key (from the first row when it is NULL), at most request->max_rows of
+     * them, streamed to sink as scan_table streams them. Each call is statements of its own
+     * that keep no read view or lock past the call, and its memory does not grow with the
+     * rows' number or size beyond a batch (a client that buffers whole results streams them
+     * row by row instead). Fewer than max_rows rows say that the read found no row after the
+     * last one delivered. Rows with a NULL key column are left out, as scan_table leaves them.
+     * The engine snapshots a table one chunk at a time, between pages of the log, and resumes
+     * after the last chunk it wrote when a run is interrupted. Without it (NULL, beyond the
+     * host's struct_size, or TDG_NOT_IMPLEMENTED), a snapshot is one scan_table call, which
+     * starts again from the first row after an interruption.
+     *   [in] request: struct_size >= TDG_SCAN_REQUEST_SIZE_5; see after_key and max_rows
+     */
+    TdgStatus (*scan_chunk)(TdgConnection* connection, const TdgScanRequest* request,
+                            TdgBatchSink sink, void* sink_context, TdgError* error);
+
+    /**
+     * Optional, since 5: how many rows `table` holds, as the database estimates it without
+     * reading the table (PostgreSQL's pg_class.reltuples, MySQL's information_schema.TABLES
+     * TABLE_ROWS), for a snapshot's progress and time left. Sets *out_rows to -1 when there
+     * is no estimate (a table never analysed). Without it, or on TDG_NOT_IMPLEMENTED, the
+     * progress shows the rows done and the rate only.
+     *   [in]  table: the table, as describe_table takes it
+     *   [out] out_rows: the estimate (>= 0), or -1
+     */
+    TdgStatus (*estimate_rows)(TdgConnection* connection, const TdgTableRef* table,
+                               int64_t* out_rows, TdgError* error);
 } TdgDriver;
 
 #define TDG_DRIVER_SIZE_1 offsetof(TdgDriver, fetch_rows_many)

@@ -75,6 +75,23 @@ public:
     /// Every current row of the table, in bounded memory.
     virtual void scanTable(const ScanRequest& request, RowBatchBuilder& rows) = 0;
 
+    /// One chunk of the table in key order (TdgDriver.scan_chunk, ABI revision 5): the rows
+    /// after request.afterKey (from the first when empty), at most request.maxRows, in bounded
+    /// memory whatever the rows' size. Default: not supported (the host then snapshots a
+    /// table with one scanTable, from its first row again after an interruption).
+    virtual void scanChunk(const ScanRequest& request, RowBatchBuilder& rows) {
+        (void)request;
+        (void)rows;
+        throw notImplemented("this dialect cannot read a table in chunks");
+    }
+
+    /// The table's row count as the database estimates it without reading the table
+    /// (TdgDriver.estimate_rows, ABI revision 5); nullopt when it has none. Default: none.
+    virtual std::optional<int64_t> estimateRows(const TableName& table) {
+        (void)table;
+        return std::nullopt;
+    }
+
     /// Default: not supported (the engine falls back to its settle time).
     virtual HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) {
         (void)mark;

@@ -76,6 +76,15 @@ public:
         rows.stopOn(&cancel_);
         scanTableImpl(request, rows);
     }
+    void scanChunk(const ScanRequest& request, RowBatchBuilder& rows) final {
+        beginCall();
+        rows.stopOn(&cancel_);
+        scanChunkImpl(request, rows);
+    }
+    std::optional<int64_t> estimateRows(const TableName& table) final {
+        beginCall();
+        return estimateRowsImpl(table);
+    }
     HorizonState checkHorizon(const TdgHorizonMark& mark, TdgHorizonMark& next) final {
         beginCall();
         return checkHorizonImpl(mark, next);
@@ -126,6 +135,16 @@ protected:
         }
     }
     virtual void scanTableImpl(const ScanRequest& request, RowBatchBuilder& rows) = 0;
+    /// The rows after request.afterKey (from the first when empty), at most request.maxRows,
+    /// in key order, streamed whatever their size. Default: not supported.
+    virtual void scanChunkImpl(const ScanRequest& request, RowBatchBuilder& rows) {
+        IDialectDriver::scanChunk(request, rows);
+    }
+    /// A cheap estimate of the table's rows (catalog statistics), nullopt when there is none.
+    /// Default: none.
+    virtual std::optional<int64_t> estimateRowsImpl(const TableName& table) {
+        return IDialectDriver::estimateRows(table);
+    }
     /// Default: not supported (the engine falls back to its settle time).
     virtual HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
         return IDialectDriver::checkHorizon(mark, next);

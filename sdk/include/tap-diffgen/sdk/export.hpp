@@ -64,6 +64,8 @@ PageRequest toPageRequest(const TdgPageRequest& request);
 size_t expectedEvents(const PageRequest& request);
 FetchRequest toFetchRequest(const TdgFetchRequest& request);
 ScanRequest toScanRequest(const TdgScanRequest& request);
+/// The same for scan_chunk: the request's revision-5 fields too, checked.
+ScanRequest toChunkRequest(const TdgScanRequest& request);
 void requireNonNull(const void* pointer, const char* what);
 JournalRequest toJournalRequest(const TdgJournalRequest& request);
 void publishBounds(const JournalBounds& bounds, TdgJournalBounds* out);
@@ -245,6 +247,28 @@ struct Trampolines {
             rows.flush();
         });
     }
+    static TdgStatus scanChunk(TdgConnection* connection, const TdgScanRequest* request,
+                               TdgBatchSink sink, void* context, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(request, "scan request");
+            requireNonNull(reinterpret_cast<const void*>(sink), "sink");
+            ScanRequest typed = toChunkRequest(*request);
+            RowBatchBuilder rows(sink, context, request->num_columns, request->batch_rows);
+            rows.expectRows(typed.maxRows);
+            self(connection).scanChunk(typed, rows);
+            rows.flush();
+        });
+    }
+    static TdgStatus estimateRows(TdgConnection* connection, const TdgTableRef* table,
+                                  int64_t* outRows, TdgError* error) noexcept {
+        return guarded(error, [&] {
+            requireNonNull(table, "table");
+            requireNonNull(table->name, "table name");
+            requireNonNull(outRows, "rows output");
+            *outRows = -1;
+            *outRows = self(connection).estimateRows(TableName::fromRef(*table)).value_or(-1);
+        });
+    }
     static TdgStatus checkHorizon(TdgConnection* connection, const TdgHorizonMark* mark,
                                   int32_t* state, TdgHorizonMark* next, TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -321,6 +345,8 @@ struct Trampolines {
             if (version >= TDG_ABI_VERSION_5 && driver->struct_size >= TDG_DRIVER_SIZE_5) {
                 driver->journal_bounds = &journalBounds;
                 driver->inspect_journal = &inspectJournal;
+                driver->scan_chunk = &scanChunk;
+                driver->estimate_rows = &estimateRows;
             }
         });
     }

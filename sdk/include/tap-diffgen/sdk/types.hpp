@@ -99,6 +99,12 @@ struct ScanRequest {
     std::vector<TdgValueKind> columnKinds;
     std::vector<std::string_view> keyColumns;
     int64_t batchRows = 0;
+    /// scan_chunk (since 5): the key the chunk starts after, one cell per key column in key
+    /// order, as the driver's own row batches carried it (borrowed for the call); empty: from
+    /// the first row. A text cell's data is not NUL-terminated.
+    std::vector<TdgCell> afterKey;
+    /// scan_chunk: at most this many rows; 0 for scan_table (every row).
+    int64_t maxRows = 0;
 };
 
 /// Where each key column stands among `columns`; throws DriverError(TDG_INVALID_ARGUMENT) for
