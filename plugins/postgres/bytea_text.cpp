@@ -26,4 +26,15 @@ bool appendUnhexed(std::string_view text, std::string& out) {
     return true;
 }
 
+std::string byteaHexInput(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text = "\\x";
+    text.reserve(2 + 2 * bytes.size());
+    for (unsigned char c : bytes) {
+        text.push_back(kDigits[c >> 4]);
+        text.push_back(kDigits[c & 0xF]);
+    }
+    return text;
+}
+
 }  // namespace tapdiffgen::postgres

@@ -11,4 +11,7 @@ namespace tapdiffgen::postgres {
 /// bytea's hex output.
 bool appendUnhexed(std::string_view text, std::string& out);
 
+/// Raw bytes as bytea's hex input ("\x0a1b..."), for a bytea parameter sent as text.
+std::string byteaHexInput(std::string_view bytes);
+
 }  // namespace tapdiffgen::postgres

@@ -160,4 +160,19 @@ TableDescription describeTable(Session& session, const sdk::TableName& table) {
     return std::move(describeTables(session, {table}).front());
 }
 
+std::optional<int64_t> estimateRows(Session& session, const sdk::TableName& table) {
+    std::optional<std::string> relation = relationOids(session, {table}).front();
+    if (!relation) throw sdk::notFound("table '" + table.display() + "' does not exist");
+    Params params;
+    params.add(*relation, oid::kOid);
+    Result rows = execute(session,
+                          "SELECT pg_catalog.round(reltuples)::int8 FROM pg_catalog.pg_class "
+                          "WHERE oid = $1",
+                          params, "estimating the rows of table '" + table.display() + "'");
+    if (rows.rows() == 0 || rows.isNull(0, 0)) return std::nullopt;
+    const auto estimate = catalogNumber<int64_t>(rows.value(0, 0));
+    if (estimate < 0) return std::nullopt;
+    return estimate;
+}
+
 }  // namespace tapdiffgen::postgres

@@ -56,4 +56,8 @@ std::vector<std::optional<std::string>> relationOids(Session& session,
 std::vector<TableDescription> describeTables(Session& session,
                                              const std::vector<sdk::TableName>& tables);
 
+/// The table's rows as the planner's statistics estimate them (pg_class.reltuples), nullopt
+/// for a table never vacuumed or analysed. Throws notFound for a table that does not exist.
+std::optional<int64_t> estimateRows(Session& session, const sdk::TableName& table);
+
 }  // namespace tapdiffgen::postgres

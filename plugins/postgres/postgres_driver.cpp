@@ -1,5 +1,6 @@
 #include "postgres_driver.hpp"
 
+#include "catalog.hpp"
 #include "diffgen.hpp"
 #include "journal.hpp"
 #include "row_reader.hpp"
@@ -80,6 +81,14 @@ void PostgresDriver::fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& req
 
 void PostgresDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     postgres::scanTable(session_, describerOf(request.table), request, rows);
+}
+
+void PostgresDriver::scanChunkImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    postgres::scanChunk(session_, describerOf(request.table), request, rows);
+}
+
+std::optional<int64_t> PostgresDriver::estimateRowsImpl(const sdk::TableName& table) {
+    return postgres::estimateRows(session_, table);
 }
 
 sdk::HorizonState PostgresDriver::checkHorizonImpl(const TdgHorizonMark& mark,

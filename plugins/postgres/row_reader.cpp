@@ -5,6 +5,7 @@
 #include <string>
 
 #include "array_literal.hpp"
+#include "bytea_text.hpp"
 #include "cells.hpp"
 #include "named_statements.hpp"
 #include "pipeline.hpp"
@@ -259,38 +260,61 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
     return requests.size();
 }
 
-// One keyset batch: rows with key > *lastKey (all when empty); moves *lastKey forward. A
-// composite key compares as a row value, which the primary key index serves in key order.
+// A key cell of the host's (TdgScanRequest.after_key) as the text the column's type reads:
+// the inverse of CellWriter's conversion.
+std::string keyTextOfCell(const PgColumn& column, const sdk::TableName& table,
+                          const TdgCell& cell) {
+    const std::string_view text(cell.data, static_cast<size_t>(cell.size));
+    switch (column.conversion) {
+        case Conversion::Int64:
+            return cell.kind == TDG_KIND_INT64 ? std::to_string(cell.i64) : std::string(text);
+        case Conversion::Bool:
+            return cell.i64 != 0 ? "true" : "false";
+        case Conversion::Bytes:
+            return byteaHexInput(text);
+        case Conversion::ArrayJson:
+            throw sdk::DriverError(TDG_INVALID_ARGUMENT,
+                                   "table '" + table.display() + "' cannot be read in chunks: " +
+                                       "its key column '" + column.info.name + "' is an array");
+        default:
+            return std::string(text);
+    }
+}
+
+// One keyset batch in key order: rows with key > `after` (all when empty), at most `limit`.
+// When `lastKey` is given, the key columns are selected once more as the server prints them,
+// and the last row's are kept there, to start the next batch after. A composite key compares
+// as a row value, which the primary key index serves in key order.
 int64_t scanBatch(Session& session, const TableDescription& description,
-                  const sdk::ScanRequest& request, int64_t limit, KeyText& lastKey,
-                  sdk::RowBatchBuilder& rows) {
+                  const sdk::ScanRequest& request, int64_t limit, const KeyText& after,
+                  KeyText* lastKey, sdk::RowBatchBuilder& rows) {
     std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
-    const bool first = lastKey.empty();
+    const bool first = after.empty();
     Params params;
     params.add(std::to_string(limit), oid::kInt8);
-    std::string keys, notNull, after;
+    std::string keys, notNull, placeholders;
     for (size_t c = 0; c < request.keyColumns.size(); ++c) {
         const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
         keys += (c == 0 ? "" : ", ") + quoted(key.info.name);
         notNull += (c == 0 ? "" : " AND ") + quoted(key.info.name) + " IS NOT NULL";
-        after += (c == 0 ? "$" : ", $") + std::to_string(c + 2);
-        if (!first) params.add(lastKey[c], key.baseType);
+        placeholders += (c == 0 ? "$" : ", $") + std::to_string(c + 2);
+        if (!first) params.add(after[c], key.baseType);
     }
     const bool composite = request.keyColumns.size() > 1;
-    std::string sql = "SELECT " + selectList(plan) + ", " + keys + " FROM " +
-                      tableSql(request.table) + " WHERE " + notNull +
+    std::string sql = "SELECT " + selectList(plan) + (lastKey != nullptr ? ", " + keys : "") +
+                      " FROM " + tableSql(request.table) + " WHERE " + notNull +
                       (first       ? std::string()
-                       : composite ? " AND (" + keys + ") > (" + after + ")"
-                                   : " AND " + keys + " > " + after) +
+                       : composite ? " AND (" + keys + ") > (" + placeholders + ")"
+                                   : " AND " + keys + " > " + placeholders) +
                       " ORDER BY " + keys + " LIMIT $1";
 
     RowStream stream(session, sql, params, "scanning table '" + request.table.display() + "'");
     CellWriter writer(session.unrepresentable(), request.table.display(), plan);
     // Moved forward only once the batch is read: a batch retried with a fresh description
     // starts from the same key.
-    KeyText next(request.keyColumns.size());
-    int64_t read = streamRows(stream, plan, writer, rows, &next);
-    if (read > 0) lastKey = std::move(next);
+    KeyText next(lastKey != nullptr ? request.keyColumns.size() : 0);
+    int64_t read = streamRows(stream, plan, writer, rows, lastKey != nullptr ? &next : nullptr);
+    if (read > 0 && lastKey != nullptr) *lastKey = std::move(next);
     return read;
 }
 
@@ -327,10 +351,22 @@ void scanTable(Session& session, const Describer& describe, const sdk::ScanReque
         if (session.cancelled()) throw sdk::DriverError(TDG_CANCELLED, "scan cancelled");
         int64_t read = 0;
         withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
-            read = scanBatch(session, description, request, limit, lastKey, rows);
+            read = scanBatch(session, description, request, limit, lastKey, &lastKey, rows);
         });
         if (read < limit) return;
     }
+}
+
+void scanChunk(Session& session, const Describer& describe, const sdk::ScanRequest& request,
+               sdk::RowBatchBuilder& rows) {
+    withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
+        KeyText after;
+        for (size_t c = 0; c < request.afterKey.size(); ++c) {
+            const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+            after.push_back(keyTextOfCell(key, request.table, request.afterKey[c]));
+        }
+        scanBatch(session, description, request, request.maxRows, after, nullptr, rows);
+    });
 }
 
 }  // namespace tapdiffgen::postgres

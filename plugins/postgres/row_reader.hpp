@@ -33,4 +33,9 @@ void fetchRowsMany(Session& session, const TableDescriber& describe,
 void scanTable(Session& session, const Describer& describe, const sdk::ScanRequest& request,
                sdk::RowBatchBuilder& rows);
 
+/// One chunk (scan_chunk): the rows after request.afterKey in key order, at most
+/// request.maxRows, in one statement whose rows stream one at a time (single-row mode).
+void scanChunk(Session& session, const Describer& describe, const sdk::ScanRequest& request,
+               sdk::RowBatchBuilder& rows);
+
 }  // namespace tapdiffgen::postgres
