@@ -4,7 +4,9 @@
 #include <cctype>
 
 #include "key_values.hpp"
+#include "params.hpp"
 #include "sql_text.hpp"
+#include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "text_query.hpp"
 #include "text_row.hpp"
@@ -268,6 +270,22 @@ CellWriter::JsonTest Catalog::jsonColumns(const sdk::TableName& table,
     return [json = std::move(json)](const std::string& column) {
         return json.count(lowerCase(column)) > 0;
     };
+}
+
+std::optional<int64_t> Catalog::estimateRows(const sdk::TableName& table) {
+    Params params;
+    if (table.schema) {
+        params.addText(*table.schema);
+    } else {
+        params.addNull();
+    }
+    params.addText(table.name);
+    Cursor cursor(session_.prepared("SELECT TABLE_ROWS FROM information_schema.TABLES WHERE "
+                                    "TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"),
+                  params);
+    if (!cursor.next() || cursor.row().isNull(0)) return std::nullopt;
+    const uint64_t rows = cursor.row().uint64(0);
+    return static_cast<int64_t>(std::min<uint64_t>(rows, INT64_MAX));
 }
 
 }  // namespace tapdiffgen::mysql

@@ -2,7 +2,9 @@
 // LONGTEXT columns are MariaDB JSON (a json_valid CHECK constraint is all that marks them).
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,6 +64,10 @@ public:
     /// appears that the cache has not seen (the table was altered).
     CellWriter::JsonTest jsonColumns(const sdk::TableName& table,
                                      const std::vector<FieldInfo>& fields);
+
+    /// The table's rows as information_schema.TABLES.TABLE_ROWS estimates them (InnoDB's
+    /// sampled statistics), nullopt when it gives none.
+    std::optional<int64_t> estimateRows(const sdk::TableName& table);
 
     /// A table and the columns of a result read from it.
     struct ResultColumns {

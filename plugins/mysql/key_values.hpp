@@ -5,6 +5,8 @@
 
 #include <mysql.h>
 
+#include "tap-diffgen/dialect_abi.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,6 +39,11 @@ class LastKey {
 public:
     /// Copies the key out of the current row (before the next fetch overwrites it).
     void capture(ResultRow& row, size_t column, const FieldInfo& field);
+    /// The key as a cell of this plugin's row batches carried it (TdgScanRequest.after_key):
+    /// the inverse of the cell's decoding. Throws TDG_INVALID_ARGUMENT naming the column when
+    /// the cell cannot be a value of it.
+    static LastKey fromCell(const TdgCell& cell, const FieldInfo& field,
+                            std::string_view columnName);
     bool isNull() const { return isNull_; }
     void bind(Params& params) const;
 

@@ -46,6 +46,14 @@ void MysqlDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBu
     rows_.scan(request, rows);
 }
 
+void MysqlDriver::scanChunkImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    rows_.scanChunk(request, rows);
+}
+
+std::optional<int64_t> MysqlDriver::estimateRowsImpl(const sdk::TableName& table) {
+    return catalog_.estimateRows(table);
+}
+
 sdk::HorizonState MysqlDriver::checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
     next = mark;
     return diffgen_.checkHorizon(mark);

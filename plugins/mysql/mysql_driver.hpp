@@ -25,6 +25,8 @@ protected:
     void fetchRowsManyImpl(const std::vector<sdk::FetchRequest>& requests,
                            const std::vector<sdk::RowBatchBuilder*>& rows) override;
     void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    void scanChunkImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    std::optional<int64_t> estimateRowsImpl(const sdk::TableName& table) override;
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     void cancelImpl() override;
     std::optional<sdk::JournalBounds> journalBoundsImpl(const sdk::TableName& diffgen) override;

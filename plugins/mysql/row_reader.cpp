@@ -316,39 +316,11 @@ void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
 // longer than one page however big the table is. A composite key pages with the spelled-out
 // condition, which MariaDB plans as a range of the primary key.
 void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
-    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
-    const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
-    int64_t pageRows = request.batchRows > 0 ? request.batchRows : kDefaultScanPageRows;
-    std::string select =
-        "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table);
-    std::string order;
-    for (const std::string& key : keyColumns) order += (order.empty() ? "" : ", ") + key;
-    order = " ORDER BY " + order + " LIMIT ?";
-    sdk::KeysetCondition after = sdk::keysetAfter(keyColumns, [](size_t) { return "?"; });
-    std::string firstSql = select + order;
-    std::string nextSql = select + " WHERE " + after.sql + order;
-
-    CellWriter::JsonTest json =
-        catalog_.jsonColumns(request.table, session_.prepared(firstSql).fields());
-    std::vector<LastKey> last(keyIndices.size());
-    for (bool first = true;; first = false) {
-        session_.throwIfCancelled();
-        Params params;
-        if (!first) {
-            for (size_t column : after.keyColumnOfPlaceholder) last[column].bind(params);
-        }
-        params.addInt64(pageRows);
-        Cursor cursor(session_.prepared(first ? firstSql : nextSql), params);
-        writer_.prepare(cursor.fields(), json, request.table.display());
-        int64_t read = 0;
-        while (cursor.next()) {
-            writer_.writeRow(cursor.row(), rows);
-            for (size_t c = 0; c < keyIndices.size(); ++c) {
-                last[c].capture(cursor.row(), keyIndices[c], cursor.fields()[keyIndices[c]]);
-            }
-            ++read;
-        }
-        if (read < pageRows) return;
+    const int64_t pageRows = request.batchRows > 0 ? request.batchRows : kDefaultScanPageRows;
+    KeysetStatements statements = keysetStatements(request);
+    std::vector<LastKey> last;
+    for (;;) {
+        if (readKeysetPage(request, statements, pageRows, last, rows) < pageRows) return;
         for (size_t c = 0; c < last.size(); ++c) {
             if (last[c].isNull()) {
                 throw sdk::DriverError(TDG_INVALID_DATA,
@@ -358,6 +330,65 @@ void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows
             }
         }
     }
+}
+
+// One page after the host's key, the rows streamed as the server sends them (an unbuffered
+// prepared statement holds one row at a time).
+void RowReader::scanChunk(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    KeysetStatements statements = keysetStatements(request);
+    const std::vector<FieldInfo>& fields = session_.prepared(statements.first).fields();
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    std::vector<LastKey> after;
+    for (size_t c = 0; c < request.afterKey.size(); ++c) {
+        after.push_back(LastKey::fromCell(request.afterKey[c], fields.at(keyIndices[c]),
+                                          request.keyColumns[c]));
+    }
+    readKeysetPage(request, statements, request.maxRows, after, rows);
+}
+
+RowReader::KeysetStatements RowReader::keysetStatements(const sdk::ScanRequest& request) {
+    const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
+    std::string select =
+        "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table);
+    std::string order;
+    for (const std::string& key : keyColumns) order += (order.empty() ? "" : ", ") + key;
+    order = " ORDER BY " + order + " LIMIT ?";
+    KeysetStatements statements;
+    statements.after = sdk::keysetAfter(keyColumns, [](size_t) { return "?"; });
+    statements.first = select + order;
+    statements.next = select + " WHERE " + statements.after.sql + order;
+    return statements;
+}
+
+// Rows after `last` (from the first row when it is empty), at most `limit`; `last` then holds
+// the last row's key. Returns the rows read.
+int64_t RowReader::readKeysetPage(const sdk::ScanRequest& request,
+                                  const KeysetStatements& statements, int64_t limit,
+                                  std::vector<LastKey>& last, sdk::RowBatchBuilder& rows) {
+    session_.throwIfCancelled();
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    const bool first = last.empty();
+    Params params;
+    if (!first) {
+        for (size_t column : statements.after.keyColumnOfPlaceholder) last[column].bind(params);
+    }
+    params.addInt64(limit);
+    Statement& statement = session_.prepared(first ? statements.first : statements.next);
+    const CellWriter::JsonTest json = catalog_.jsonColumns(request.table, statement.fields());
+    Cursor cursor(statement, params);
+    writer_.prepare(cursor.fields(), json, request.table.display());
+    // The next page's key is kept apart: `params` may point into `last` until the rows are in.
+    std::vector<LastKey> next(keyIndices.size());
+    int64_t read = 0;
+    while (cursor.next()) {
+        writer_.writeRow(cursor.row(), rows);
+        for (size_t c = 0; c < keyIndices.size(); ++c) {
+            next[c].capture(cursor.row(), keyIndices[c], cursor.fields()[keyIndices[c]]);
+        }
+        ++read;
+    }
+    if (read > 0) last = std::move(next);
+    return read;
 }
 
 }  // namespace tapdiffgen::mysql

@@ -11,8 +11,10 @@
 
 #include "catalog.hpp"
 #include "cells.hpp"
+#include "key_values.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
+#include "tap-diffgen/sdk/key_sql.hpp"
 
 namespace tapdiffgen::mysql {
 
@@ -27,8 +29,20 @@ public:
     void fetchMany(const std::vector<sdk::FetchRequest>& requests,
                    const std::vector<sdk::RowBatchBuilder*>& rows);
     void scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
+    /// One chunk (scan_chunk): the rows after request.afterKey, at most request.maxRows.
+    void scanChunk(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
 
 private:
+    // A keyset scan's statements: the first page, and the pages after a key.
+    struct KeysetStatements {
+        std::string first;
+        std::string next;
+        sdk::KeysetCondition after;
+    };
+    KeysetStatements keysetStatements(const sdk::ScanRequest& request);
+    int64_t readKeysetPage(const sdk::ScanRequest& request, const KeysetStatements& statements,
+                           int64_t limit, std::vector<LastKey>& last, sdk::RowBatchBuilder& rows);
+
     struct TextFetch;
     /// The columns of the request's SELECT as its prepared statement describes them, which say
     /// how to read the text of a text query's rows.
