@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <memory>
 #include <string_view>
 
+#include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
 #include "types.hpp"
@@ -84,6 +87,49 @@ std::vector<sdk::ColumnInfo> describeTable(Session& database, const sdk::TableNa
         columns.push_back(columnInfo(raw[i], static_cast<int>(i) + 1, isRowidAlias(raw[i], raw)));
     }
     return columns;
+}
+
+namespace {
+
+// The first number of the table's sqlite_stat1 rows (every index's, and the table's own row
+// when it has none, starts with the table's row count); nullopt before any ANALYZE.
+std::optional<int64_t> analysedRows(Session& database, const sdk::TableName& table,
+                                    const std::string& schema) {
+    const std::string context = "estimating the rows of table '" + table.display() + "'";
+    auto hasStatistics = database.prepare(
+        "SELECT 1 FROM " + schema + ".sqlite_master WHERE name = 'sqlite_stat1'", context);
+    Cursor probe(*hasStatistics);
+    if (!probe.next()) return std::nullopt;
+    auto statement = database.prepare(
+        "SELECT stat FROM " + schema + ".sqlite_stat1 WHERE tbl = ?1 COLLATE NOCASE LIMIT 1",
+        context);
+    Cursor cursor(*statement);
+    cursor.bindText(1, table.name);
+    if (!cursor.next()) return std::nullopt;
+    const std::string_view stat = cursor.text(0);
+    int64_t rows = 0;
+    auto parsed = std::from_chars(stat.data(), stat.data() + stat.size(), rows);
+    if (parsed.ec != std::errc()) return std::nullopt;
+    return rows;
+}
+
+}  // namespace
+
+std::optional<int64_t> estimateRows(Session& database, const sdk::TableName& table) {
+    const std::string schema = sdk::quoteIdentifier(table.schema.value_or("main"), '"');
+    if (std::optional<int64_t> analysed = analysedRows(database, table, schema)) return analysed;
+    // A WITHOUT ROWID table has no rowid: the statement then fails to prepare.
+    std::shared_ptr<Statement> span;
+    try {
+        span = database.prepare("SELECT max(rowid) - min(rowid) + 1 FROM " + schema + "." +
+                                    sdk::quoteIdentifier(table.name, '"'),
+                                "estimating the rows of table '" + table.display() + "'");
+    } catch (const sdk::DriverError&) {
+        return std::nullopt;
+    }
+    Cursor cursor(*span);
+    if (!cursor.next() || cursor.storage(0) == SQLITE_NULL) return 0;
+    return cursor.int64(0);
 }
 
 }  // namespace tapdiffgen::sqlite

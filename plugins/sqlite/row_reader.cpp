@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
@@ -133,6 +134,49 @@ void scanTable(Session& database, const sdk::TableName& table, const SelectPlan&
         }
         if (read < limit) return;
     }
+}
+
+namespace {
+
+void bindKeyCell(Cursor& cursor, int index, const TdgCell& cell) {
+    const std::string_view text(cell.data, static_cast<size_t>(cell.size));
+    switch (cell.kind) {
+        case TDG_KIND_INT64:
+        case TDG_KIND_BOOL:
+            cursor.bindInt64(index, cell.i64);
+            return;
+        case TDG_KIND_BYTES:
+            cursor.bindBlob(index, text);
+            return;
+        case TDG_KIND_DECIMAL: {
+            int64_t whole = 0;
+            auto parsed = std::from_chars(text.data(), text.data() + text.size(), whole);
+            if (parsed.ec == std::errc() && parsed.ptr == text.data() + text.size()) {
+                cursor.bindInt64(index, whole);
+            } else {
+                cursor.bindDouble(index, std::strtod(std::string(text).c_str(), nullptr));
+            }
+            return;
+        }
+        default:
+            cursor.bindText(index, text);
+            return;
+    }
+}
+
+}  // namespace
+
+void scanChunk(Session& database, const sdk::TableName& table, const SelectPlan& plan,
+               const std::vector<TdgCell>& afterKey, int64_t maxRows, sdk::RowBatchBuilder& rows,
+               sdk::UnrepresentableValues& warnings) {
+    auto statement = database.prepare(pageSql(plan, afterKey.empty()),
+                                      "reading table '" + table.display() + "'");
+    Cursor cursor(*statement);
+    cursor.bindInt64(1, maxRows);
+    for (size_t c = 0; c < afterKey.size(); ++c) {
+        bindKeyCell(cursor, static_cast<int>(c) + 2, afterKey[c]);
+    }
+    while (cursor.next()) addRow(cursor, plan, rows, warnings);
 }
 
 }  // namespace tapdiffgen::sqlite

@@ -25,4 +25,14 @@ void fetchRows(Session& database, const sdk::TableName& table, const SelectPlan&
 void scanTable(Session& database, const sdk::TableName& table, const SelectPlan& plan,
                int64_t pageRows, sdk::RowBatchBuilder& rows, sdk::UnrepresentableValues& warnings);
 
+/// One chunk (scan_chunk): the rows with a non-NULL key after `afterKey` (the key cells of the
+/// last row of the chunk before, as addRow made them; empty: from the first row), at most
+/// `maxRows`. Each cell is bound as the storage class its kind comes from: integers (and
+/// booleans) as INTEGER, numbers as INTEGER when whole, else REAL, bytes as BLOB, every other
+/// kind as TEXT, which orders like the stored value when the table holds its dates, times and
+/// decimals in the form the plugin sends them (ISO 8601, plain digits).
+void scanChunk(Session& database, const sdk::TableName& table, const SelectPlan& plan,
+               const std::vector<TdgCell>& afterKey, int64_t maxRows, sdk::RowBatchBuilder& rows,
+               sdk::UnrepresentableValues& warnings);
+
 }  // namespace tapdiffgen::sqlite

@@ -45,6 +45,16 @@ void SqliteDriver::scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchB
     sqlite::scanTable(database_, request.table, select, request.batchRows, rows, warnings_);
 }
 
+void SqliteDriver::scanChunkImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    SelectPlan select = plan(request.table, request.columns, request.keyColumns);
+    sqlite::scanChunk(database_, request.table, select, request.afterKey, request.maxRows, rows,
+                      warnings_);
+}
+
+std::optional<int64_t> SqliteDriver::estimateRowsImpl(const sdk::TableName& table) {
+    return sqlite::estimateRows(database_, table);
+}
+
 sdk::HorizonState SqliteDriver::checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) {
     next = mark;
     return sqlite::checkHorizon(mark);

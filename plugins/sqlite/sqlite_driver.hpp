@@ -27,6 +27,8 @@ protected:
     std::optional<int64_t> maxDiffgenIdImpl(const sdk::TableName& diffgen) override;
     void fetchRowsImpl(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) override;
     void scanTableImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    void scanChunkImpl(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) override;
+    std::optional<int64_t> estimateRowsImpl(const sdk::TableName& table) override;
     sdk::HorizonState checkHorizonImpl(const TdgHorizonMark& mark, TdgHorizonMark& next) override;
     void cancelImpl() override;
     std::optional<sdk::JournalBounds> journalBoundsImpl(const sdk::TableName& diffgen) override;

@@ -59,6 +59,17 @@ Cursor& Cursor::bindText(int index, std::string_view value) {
     return *this;
 }
 
+Cursor& Cursor::bindDouble(int index, double value) {
+    checkBind(sqlite3_bind_double(row(), index, value));
+    return *this;
+}
+
+Cursor& Cursor::bindBlob(int index, std::string_view bytes) {
+    checkBind(sqlite3_bind_blob64(row(), index, bytes.data() != nullptr ? bytes.data() : "",
+                                  bytes.size(), SQLITE_TRANSIENT));
+    return *this;
+}
+
 Cursor& Cursor::bindValue(int index, const sqlite3_value* value) {
     checkBind(sqlite3_bind_value(row(), index, value));
     return *this;

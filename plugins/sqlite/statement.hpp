@@ -50,6 +50,8 @@ public:
     Cursor& bindInt64(int index, int64_t value);
     Cursor& bindText(int index, std::string_view value);
     Cursor& bindValue(int index, const sqlite3_value* value);
+    Cursor& bindDouble(int index, double value);
+    Cursor& bindBlob(int index, std::string_view bytes);
 
     /// Advances to the next row; false at the end. Throws DriverError on failure.
     bool next();
