@@ -41,6 +41,44 @@ int64_t parseBookmark(const std::string& stream, const Poco::JSON::Object::Ptr& 
     return value.convert<int64_t>();
 }
 
+std::string condensed(const Poco::Dynamic::Var& value) {
+    std::ostringstream raw;
+    Poco::JSON::Stringifier::condense(value, raw);
+    return raw.str();
+}
+
+int64_t integerMember(const Poco::JSON::Object::Ptr& object, const std::string& name,
+                      const std::string& where) {
+    Poco::Dynamic::Var value = object->get(name);
+    if (!value.isInteger()) throw StateError(where + ": " + name + " is not an integer");
+    return value.convert<int64_t>();
+}
+
+SnapshotPosition parseSnapshot(const Poco::Dynamic::Var& value, const std::string& where) {
+    if (value.type() != typeid(Poco::JSON::Object::Ptr)) {
+        throw StateError(where + " is not an object");
+    }
+    auto snapshot = value.extract<Poco::JSON::Object::Ptr>();
+    if (snapshot.isNull() || !snapshot->has("since_diffgen_id")) {
+        throw StateError(where + " has no since_diffgen_id");
+    }
+    SnapshotPosition position;
+    position.sinceId = integerMember(snapshot, "since_diffgen_id", where);
+    if (snapshot->has("rows")) position.rows = integerMember(snapshot, "rows", where);
+    if (snapshot->has("after_key")) {
+        auto key = snapshot->getArray("after_key");
+        if (key.isNull() || key->size() == 0) {
+            throw StateError(where + ": after_key is not a list of key values");
+        }
+        for (size_t i = 0; i < key->size(); ++i) {
+            Poco::Dynamic::Var part = key->get(static_cast<unsigned>(i));
+            if (!part.isString()) throw StateError(where + ": after_key holds a non-string");
+            position.afterKey.push_back(part.toString());
+        }
+    }
+    return position;
+}
+
 }  // namespace
 
 TapState TapState::parse(const std::string& jsonText, const std::string& source,
@@ -88,10 +126,9 @@ TapState TapState::fromDocument(const Poco::Dynamic::Var& root, const std::strin
                                  "' is not an object");
             }
             state.bookmarks_[stream] = parseBookmark(stream, bookmark, source);
+            state.readOtherMembers(stream, bookmark, source);
         } else {
-            std::ostringstream raw;
-            Poco::JSON::Stringifier::condense(value, raw);
-            state.foreign_[stream] = raw.str();
+            state.foreign_[stream] = condensed(value);
         }
     }
     return state;
@@ -118,16 +155,66 @@ void TapState::setBookmark(const std::string& stream, int64_t diffgenId) {
     bookmarks_[stream] = diffgenId;
 }
 
+std::optional<SnapshotPosition> TapState::snapshot(const std::string& stream) const {
+    auto found = snapshots_.find(stream);
+    if (found == snapshots_.end()) return std::nullopt;
+    return found->second;
+}
+
+void TapState::setSnapshot(const std::string& stream, SnapshotPosition position) {
+    snapshots_[stream] = std::move(position);
+}
+
+void TapState::readOtherMembers(const std::string& stream, const Poco::JSON::Object::Ptr& bookmark,
+                                const std::string& source) {
+    std::string others;
+    for (const auto& [name, value] : *bookmark) {
+        if (name == "replication_key" || name == "replication_key_value") continue;
+        if (name == "snapshot") {
+            snapshots_[stream] =
+                parseSnapshot(value, "state '" + source + "': snapshot of stream '" + stream + "'");
+            continue;
+        }
+        if (!others.empty()) others.push_back(',');
+        appendJsonString(others, name);
+        others.push_back(':');
+        others += condensed(value);
+    }
+    if (!others.empty()) otherMembers_[stream] = std::move(others);
+}
+
+std::string TapState::bookmarkJson(const std::string& stream, int64_t id) const {
+    std::string bookmark = R"({"replication_key":")";
+    bookmark += kReplicationKey;
+    bookmark += R"(","replication_key_value":)";
+    appendInt64(bookmark, id);
+    if (auto snapshot = snapshots_.find(stream); snapshot != snapshots_.end()) {
+        const SnapshotPosition& position = snapshot->second;
+        bookmark += R"(,"snapshot":{"since_diffgen_id":)";
+        appendInt64(bookmark, position.sinceId);
+        if (!position.afterKey.empty()) {
+            bookmark += R"(,"after_key":[)";
+            for (size_t i = 0; i < position.afterKey.size(); ++i) {
+                if (i > 0) bookmark.push_back(',');
+                appendJsonString(bookmark, position.afterKey[i]);
+            }
+            bookmark.push_back(']');
+        }
+        bookmark += R"(,"rows":)";
+        appendInt64(bookmark, position.rows);
+        bookmark.push_back('}');
+    }
+    if (auto others = otherMembers_.find(stream); others != otherMembers_.end()) {
+        bookmark.push_back(',');
+        bookmark += others->second;
+    }
+    bookmark.push_back('}');
+    return bookmark;
+}
+
 std::string TapState::toJson() const {
     std::map<std::string, std::string> all = foreign_;
-    for (const auto& [stream, id] : bookmarks_) {
-        std::string bookmark = R"({"replication_key":")";
-        bookmark += kReplicationKey;
-        bookmark += R"(","replication_key_value":)";
-        appendInt64(bookmark, id);
-        bookmark += "}";
-        all[stream] = std::move(bookmark);
-    }
+    for (const auto& [stream, id] : bookmarks_) all[stream] = bookmarkJson(stream, id);
     std::string json = R"({"bookmarks":{)";
     bool first = true;
     for (const auto& [stream, bookmark] : all) {

@@ -51,3 +51,42 @@ TEST_CASE("a state of the wrong shape is a StateError, never another exception")
         CHECK_THROWS_AS(TapState::parse(text, "s", {"a"}), StateError);
     }
 }
+
+TEST_CASE("a snapshot's position and another tool's members survive a round trip") {
+    auto state = TapState::parse(
+        R"({"bookmarks":{"a":{"replication_key":"diffgen_id","replication_key_value":7,)"
+        R"("note":{"by":"ops"},"snapshot":{"since_diffgen_id":5,"after_key":["4711","A-7"],)"
+        R"("rows":120}}}})",
+        "s.json", {"a"});
+    REQUIRE(state.snapshot("a").has_value());
+    CHECK(state.snapshot("a")->sinceId == 5);
+    CHECK(state.snapshot("a")->afterKey == std::vector<std::string>{"4711", "A-7"});
+    CHECK(state.snapshot("a")->rows == 120);
+    CHECK(state.toJson() ==
+          R"({"bookmarks":{"a":{"replication_key":"diffgen_id","replication_key_value":7,)"
+          R"("snapshot":{"since_diffgen_id":5,"after_key":["4711","A-7"],"rows":120},)"
+          R"("note":{"by":"ops"}}}})");
+    state.clearSnapshot("a");
+    CHECK(state.toJson() ==
+          R"({"bookmarks":{"a":{"replication_key":"diffgen_id","replication_key_value":7,)"
+          R"("note":{"by":"ops"}}}})");
+    state.setSnapshot("a", {9, {}, 0});
+    CHECK(state.toJson().find(R"("snapshot":{"since_diffgen_id":9,"rows":0})") !=
+          std::string::npos);
+}
+
+TEST_CASE("a snapshot position of the wrong shape is refused with one line") {
+    CHECK_THROWS_WITH_AS(
+        TapState::parse(R"({"bookmarks":{"a":{"replication_key_value":7,"snapshot":{}}}})", "s",
+                        {"a"}),
+        "state 's': snapshot of stream 'a' has no since_diffgen_id", StateError);
+    CHECK_THROWS_WITH_AS(TapState::parse(R"({"bookmarks":{"a":{"replication_key_value":7,)"
+                                         R"("snapshot":{"since_diffgen_id":5,"after_key":[1]}}}})",
+                                         "s", {"a"}),
+                         "state 's': snapshot of stream 'a': after_key holds a non-string",
+                         StateError);
+    CHECK_THROWS_AS(TapState::parse(R"({"bookmarks":{"a":{"replication_key_value":7,)"
+                                    R"("snapshot":"x"}}})",
+                                    "s", {"a"}),
+                    StateError);
+}
