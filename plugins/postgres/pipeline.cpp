@@ -71,6 +71,9 @@ bool PipelinedRows::nextStatement() {
     result_.reset();
     sawResult_ = false;
     if (named_[current_ - 1].parse) readParse();
+    // Once the results before it are read, the statement is the one libpq processes: its
+    // mode is chosen now, before its first result (libpq resets the mode for each statement).
+    if (statements_[current_ - 1].singleRow && !parseFailure_) PQsetSingleRowMode(connection_);
     return true;
 }
 
@@ -130,6 +133,15 @@ bool PipelinedRows::nextResult() {
 
 std::string_view PipelinedRows::value(int column) const {
     return cellText(result_.get(), row_, column);
+}
+
+size_t PipelinedRows::rowBytes() const {
+    size_t bytes = 0;
+    const int columns = PQnfields(result_.get());
+    for (int column = 0; column < columns; ++column) {
+        bytes += static_cast<size_t>(PQgetlength(result_.get(), row_, column));
+    }
+    return bytes;
 }
 
 void PipelinedRows::finish() noexcept {

@@ -1,12 +1,15 @@
 // Several statements sent at once in libpq's pipeline mode, their results read one statement
 // after the other, so the server goes on to the next statement while the host is still consuming
-// the rows of the one before. Single-row mode is not asked for: a re-pull returns at most a row
-// per key of its chunk, and a result object per row cost 11% of the tap's instructions in a
-// 100,000-event run.
+// the rows of the one before.
+//
+// libpq holds a statement's whole result before handing over its first row, unless single-row
+// mode is asked for, which costs a result object per row (11% of the tap's instructions in a
+// 100,000-event run). So each statement says which it needs (result_widths.hpp).
 #pragma once
 
 #include <libpq-fe.h>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +27,8 @@ struct PipelinedStatement {
     Params params;
     std::string context;
     bool reusable = false;
+    /// Its rows are handed over one at a time (libpq's single-row mode).
+    bool singleRow = false;
 };
 
 class PipelinedRows {
@@ -45,6 +50,8 @@ public:
     const std::vector<Oid>& columnTypes() const { return types_; }
     bool isNull(int column) const { return PQgetisnull(result_.get(), row_, column); }
     std::string_view value(int column) const;
+    /// The current row's bytes of text, all columns together.
+    size_t rowBytes() const;
 
 private:
     void send();

@@ -100,16 +100,22 @@ void writeRow(const Rows& stream, size_t columns, CellWriter& writer, sdk::RowBa
 // The text of a scan's last key, one value per key column (empty before the first page).
 using KeyText = std::vector<std::string>;
 
+// Nothing to do for each row.
+struct NoRowHook {
+    void operator()() const {}
+};
+
 // Streams every row of `stream` into `rows`; the first `plan.size()` result columns are the
-// requested ones, and the next ones (when `lastKey` is given) the scan key's columns. Returns
-// the number of rows read.
-template <typename Rows>
+// requested ones, and the next ones (when `lastKey` is given) the scan key's columns. `onRow`
+// sees each row before the next is read. Returns the number of rows read.
+template <typename Rows, typename OnRow = NoRowHook>
 int64_t streamRows(Rows& stream, const std::vector<ColumnPlan>& plan, CellWriter& writer,
-                   sdk::RowBatchBuilder& rows, KeyText* lastKey = nullptr) {
+                   sdk::RowBatchBuilder& rows, KeyText* lastKey = nullptr, OnRow onRow = {}) {
     int64_t count = 0;
     try {
         while (stream.next()) {
             if (count == 0) requireTypes(stream, plan);
+            onRow();
             writeRow(stream, plan.size(), writer, rows);
             if (lastKey != nullptr) {
                 for (size_t c = 0; c < lastKey->size(); ++c) {
@@ -230,11 +236,14 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
                       const std::vector<sdk::RowBatchBuilder*>& rows) {
     std::vector<PlannedFetch> fetches;
     std::vector<PipelinedStatement> statements;
+    ResultWidths& widths = session.resultWidths();
     try {
         for (const sdk::FetchRequest& request : requests) {
             fetches.push_back(planFetch(describe(request.table, false), request));
+            PipelinedStatement& statement = fetches.back().statement;
+            statement.singleRow = !widths.fitsBuffer(request.table.display(), request.keyCount());
             // The statement moves on to the pipeline; the plan stays for reading the rows.
-            if (!request.keys.empty()) statements.push_back(std::move(fetches.back().statement));
+            if (!request.keys.empty()) statements.push_back(std::move(statement));
         }
     } catch (const StaleDescription&) {
         return 0;
@@ -247,10 +256,11 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
     for (size_t i = 0; i < requests.size(); ++i) {
         if (!requests[i].keys.empty()) {
             pipeline.nextStatement();
-            CellWriter writer(session.unrepresentable(), requests[i].table.display(),
-                              fetches[i].plan);
+            const std::string table = requests[i].table.display();
+            CellWriter writer(session.unrepresentable(), table, fetches[i].plan);
+            const auto noteWidth = [&] { widths.noteRow(table, pipeline.rowBytes()); };
             try {
-                streamRows(pipeline, fetches[i].plan, writer, *rows[i]);
+                streamRows(pipeline, fetches[i].plan, writer, *rows[i], nullptr, noteWidth);
             } catch (const StaleDescription&) {
                 return i;
             }

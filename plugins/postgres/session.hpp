@@ -9,6 +9,7 @@
 #include <string>
 
 #include "named_statements.hpp"
+#include "result_widths.hpp"
 #include "tap-diffgen/sdk/call_cancel.hpp"
 #include "tap-diffgen/sdk/host_log.hpp"
 #include "tap-diffgen/sdk/types.hpp"
@@ -44,6 +45,8 @@ public:
 
     /// The fetches this session keeps prepared under names.
     NamedStatements& namedStatements() { return named_; }
+    /// The widest row read from each table, for pipelined statements (result_widths.hpp).
+    ResultWidths& resultWidths() { return widths_; }
     /// Deallocates the statements the cache dropped; call while no statement runs.
     void releaseDroppedStatements();
 
@@ -52,6 +55,7 @@ private:
     const sdk::CallCancel& cancel_;
     sdk::UnrepresentableValues unrepresentable_;
     NamedStatements named_;
+    ResultWidths widths_;
     PGconn* connection_ = nullptr;
     PGcancel* canceller_ = nullptr;
     std::mutex cancelMutex_;
