@@ -308,35 +308,86 @@ void DialectConnection::fetchRowsMany(const std::vector<FetchSpec>& fetches, int
     check(status, guard.error, "fetch_rows_many");
 }
 
+namespace {
+
+// A scan request of revision 5 over `scan`, pointing into `names`, which must outlive it.
+struct ScanRequestStorage {
+    std::vector<const char*> columnNames;
+    std::vector<std::string> keyNames;
+    std::vector<const char*> keyColumnNames;
+    TdgScanRequest request{};
+
+    explicit ScanRequestStorage(const ScanSpec& scan)
+        : columnNames(cStrings(*scan.columns)),
+          keyNames(scan.key->names()),
+          keyColumnNames(cStrings(keyNames)) {
+        request.struct_size = TDG_SCAN_REQUEST_SIZE_5;
+        request.num_columns = static_cast<int32_t>(columnNames.size());
+        request.table = toRef(*scan.table);
+        request.columns = columnNames.data();
+        request.key_column = keyColumnNames[0];
+        request.batch_rows = scan.batchRows;
+        request.num_key_columns = static_cast<int32_t>(keyColumnNames.size());
+        request.key_columns = keyColumnNames.data();
+        request.column_kinds = scan.columnKinds != nullptr && !scan.columnKinds->empty()
+                                   ? scan.columnKinds->data()
+                                   : nullptr;
+    }
+};
+
+}  // namespace
+
+void DialectConnection::scanTable(const ScanSpec& scan, const BatchCallback& onBatch) {
+    ScanRequestStorage storage(scan);
+    SinkContext sink{&onBatch, nullptr};
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().scan_table(connection_, &storage.request, &sinkTrampoline,
+                                                    &sink, &guard.error);
+    if (sink.failure) std::rethrow_exception(sink.failure);
+    check(status, guard.error, "scan_table");
+}
+
 void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,
                                   const std::vector<TdgValueKind>* columnKinds, const KeySpec& key,
                                   int64_t batchRows, const BatchCallback& onBatch) {
-    std::vector<const char*> columnNames = cStrings(columns);
-    const std::vector<std::string> keyNames = key.names();
-    std::vector<const char*> keyColumnNames = cStrings(keyNames);
-    TdgScanRequest request{};
-    request.struct_size = sizeof(request);
-    request.num_columns = static_cast<int32_t>(columnNames.size());
-    request.table = toRef(table);
-    request.columns = columnNames.data();
-    request.key_column = keyColumnNames[0];
-    request.batch_rows = batchRows;
-    request.num_key_columns = static_cast<int32_t>(keyColumnNames.size());
-    request.key_columns = keyColumnNames.data();
-    request.column_kinds =
-        columnKinds != nullptr && !columnKinds->empty() ? columnKinds->data() : nullptr;
-    SinkContext sink{&onBatch, nullptr};
-    ErrorGuard guard;
-    TdgStatus status =
-        plugin_->driver().scan_table(connection_, &request, &sinkTrampoline, &sink, &guard.error);
-    if (sink.failure) std::rethrow_exception(sink.failure);
-    check(status, guard.error, "scan_table");
+    scanTable(ScanSpec{&table, &columns, columnKinds, &key, batchRows}, onBatch);
 }
 
 void DialectConnection::scanTable(const TableRef& table, const std::vector<std::string>& columns,
                                   const std::string& keyColumn, int64_t batchRows,
                                   const BatchCallback& onBatch) {
     scanTable(table, columns, nullptr, singleColumnKey(keyColumn), batchRows, onBatch);
+}
+
+bool DialectConnection::scanChunk(const ScanSpec& scan, const std::vector<TdgCell>& afterKey,
+                                  int64_t maxRows, const BatchCallback& onBatch) {
+    if (plugin_->driver().scan_chunk == nullptr || cannotChunk_) return false;
+    ScanRequestStorage storage(scan);
+    storage.request.after_key = afterKey.empty() ? nullptr : afterKey.data();
+    storage.request.max_rows = maxRows;
+    SinkContext sink{&onBatch, nullptr};
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().scan_chunk(connection_, &storage.request, &sinkTrampoline,
+                                                    &sink, &guard.error);
+    if (sink.failure) std::rethrow_exception(sink.failure);
+    if (status == TDG_NOT_IMPLEMENTED) {
+        cannotChunk_ = true;
+        return false;
+    }
+    check(status, guard.error, "scan_chunk");
+    return true;
+}
+
+std::optional<int64_t> DialectConnection::estimateRows(const TableRef& table) {
+    if (plugin_->driver().estimate_rows == nullptr) return std::nullopt;
+    TdgTableRef ref = toRef(table);
+    int64_t rows = -1;
+    ErrorGuard guard;
+    TdgStatus status = plugin_->driver().estimate_rows(connection_, &ref, &rows, &guard.error);
+    if (status == TDG_NOT_IMPLEMENTED) return std::nullopt;
+    check(status, guard.error, "estimate_rows");
+    if (rows < 0) return std::nullopt;
+    return rows;
 }
 
 std::optional<JournalBounds> DialectConnection::journalBounds(const TableRef& diffgen) {

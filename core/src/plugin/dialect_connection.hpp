@@ -91,6 +91,17 @@ struct FetchSpec {
     BatchCallback onBatch;
 };
 
+/// What DialectConnection::scanTable and scanChunk read; the pointed-to values outlive the call.
+struct ScanSpec {
+    const TableRef* table = nullptr;
+    const std::vector<std::string>* columns = nullptr;
+    /// The kind of each of columns as describe_table reported it (may be null: unknown).
+    const std::vector<TdgValueKind>* columnKinds = nullptr;
+    const KeySpec* key = nullptr;
+    /// Preferred rows per batch handed to the callback (0: the plugin's choice).
+    int64_t batchRows = 0;
+};
+
 class DialectConnection {
 public:
     /// Connects; options are the tap's settings as (key, text value).
@@ -121,9 +132,19 @@ public:
     /// fetchRows for each of `fetches`, in order, all handed to the plugin at once so that it
     /// can pipeline them (one after the other when it cannot).
     void fetchRowsMany(const std::vector<FetchSpec>& fetches, int64_t batchRows = 0);
+    void scanTable(const ScanSpec& scan, const BatchCallback& onBatch);
     void scanTable(const TableRef& table, const std::vector<std::string>& columns,
                    const std::vector<TdgValueKind>* columnKinds, const KeySpec& key,
                    int64_t batchRows, const BatchCallback& onBatch);
+    /// One chunk of the table in key order (scan_chunk, ABI revision 5): the rows after
+    /// `afterKey` (one cell per key column, as the plugin's batches carried them; empty: from
+    /// the first row), at most maxRows. False, having read nothing, when the plugin cannot read
+    /// chunks (no scan_chunk, or NOT_IMPLEMENTED): scanTable reads the table instead.
+    bool scanChunk(const ScanSpec& scan, const std::vector<TdgCell>& afterKey, int64_t maxRows,
+                   const BatchCallback& onBatch);
+    /// The table's rows as the database estimates them (estimate_rows, ABI revision 5);
+    /// nullopt when it has no estimate or the plugin cannot tell.
+    std::optional<int64_t> estimateRows(const TableRef& table);
     void scanTable(const TableRef& table, const std::vector<std::string>& columns,
                    const std::string& keyColumn, int64_t batchRows, const BatchCallback& onBatch);
     /// The log's bounds; nullopt when the plugin cannot read them (before ABI revision 5, or
@@ -155,6 +176,7 @@ private:
     LogFunction log_;
     std::shared_ptr<void> transport_;  // released after close(), in the destructor's epilogue
     bool cannotWait_ = false;
+    bool cannotChunk_ = false;
 
     [[noreturn]] void fail(TdgStatus status, TdgError& error, const std::string& context);
     void check(TdgStatus status, TdgError& error, const std::string& context);

@@ -29,7 +29,13 @@
 //       "triggers": {"table": [["name", "INSERT, UPDATE, DELETE", "journal name" or null]]}}
 //   "prune_at_page": [N, X]       (the Nth page read of the process first deletes every event
 //                                  with id <= X, as a retention job running meanwhile would)
+//   "chunked_scan": false         (no scan_chunk: as a plugin of ABI revision 4 and before)
+//   "lose_connection_at_chunk": N (the Nth scan_chunk call of the process fails once, after
+//                                  delivering its first row, as a server restart would)
+//   "estimated_rows": N           (what estimate_rows answers; none by default)
 // }
+// scan_chunk reads a table's rows in key order (integer key columns compared as numbers, the
+// others as text).
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
 // late event is visible. Connections open at the same time share one database, as sessions
@@ -144,6 +150,11 @@ public:
         horizonSupported_ =
             !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
         if (root->has("journal")) journal_ = root->get("journal");
+        if (root->has("chunked_scan")) chunkedScan_ = root->getValue<bool>("chunked_scan");
+        if (root->has("lose_connection_at_chunk")) {
+            loseAtChunk_ = root->getValue<int>("lose_connection_at_chunk");
+        }
+        if (root->has("estimated_rows")) estimate_ = root->getValue<int64_t>("estimated_rows");
         if (root->has("prune_at_page")) {
             auto prune = root->getArray("prune_at_page");
             pruneAtPage_ = {prune->getElement<int>(0), prune->getElement<int64_t>(1)};
@@ -271,6 +282,41 @@ public:
         for (const auto& row : fake.rows) addRow(fake, row, request.columns, rows);
     }
 
+    void scanChunk(const ScanRequest& request, RowBatchBuilder& rows) override {
+        if (!chunkedScan_) throw notImplemented("fake chunks disabled");
+        {
+            std::lock_guard<std::mutex> lock(database_->mutex);
+            throwIfRestarted();
+        }
+        const bool lose = loseAtChunk_ > 0 && count(Tally::Chunks, path_) == loseAtChunk_;
+        const FakeTable& fake = find(request.table);
+        std::vector<size_t> keyColumns;
+        for (std::string_view name : request.keyColumns)
+            keyColumns.push_back(columnIndex(fake, name));
+        std::vector<Poco::JSON::Array::Ptr> ordered = fake.rows;
+        std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
+            return compareKeys(fake, keyColumns, a, b) < 0;
+        });
+        int64_t delivered = 0;
+        for (const auto& row : ordered) {
+            if (!request.afterKey.empty() &&
+                compareKey(fake, keyColumns, row, request.afterKey) <= 0) {
+                continue;
+            }
+            if (delivered == request.maxRows) break;
+            addRow(fake, row, request.columns, rows);
+            ++delivered;
+            if (lose) {
+                rows.flush();
+                std::lock_guard<std::mutex> lock(database_->mutex);
+                ++database_->restarts;
+                throwIfRestarted();
+            }
+        }
+    }
+
+    std::optional<int64_t> estimateRows(const TableName&) override { return estimate_; }
+
     HorizonState checkHorizon(const TdgHorizonMark&, TdgHorizonMark&) override {
         if (!horizonSupported_) throw notImplemented("fake horizon unsupported");
         std::lock_guard<std::mutex> lock(database_->mutex);
@@ -330,6 +376,9 @@ private:
     int loseAtFetch_ = 0;
     bool fetchesFail_ = false;         // this connection is broken for re-pulls
     bool fetchesInterrupted_ = false;  // a KILL interrupts every re-pull of this connection
+    bool chunkedScan_ = true;
+    int loseAtChunk_ = 0;
+    std::optional<int64_t> estimate_;
     std::string path_;
 
     // The database the open connections to `path` share, or a new one from the file.
@@ -363,7 +412,7 @@ private:
     }
 
     // What is counted per database file across the process's connections, each from 1.
-    enum class Tally { Connections, PagesRead, Fetches };
+    enum class Tally { Connections, PagesRead, Fetches, Chunks };
     static int count(Tally tally, const std::string& path) {
         static std::mutex mutex;
         static std::map<std::pair<Tally, std::string>, int> counts;
@@ -471,6 +520,46 @@ private:
             if (table.columns[i].name == name) return i;
         }
         throw notFound("column '" + std::string(name) + "' does not exist");
+    }
+
+    static int compareValues(TdgValueKind kind, const Poco::Dynamic::Var& a,
+                             const Poco::Dynamic::Var& b) {
+        if (kind == TDG_KIND_INT64) {
+            const int64_t x = a.convert<int64_t>();
+            const int64_t y = b.convert<int64_t>();
+            return x < y ? -1 : (x > y ? 1 : 0);
+        }
+        return a.toString().compare(b.toString());
+    }
+
+    static int compareKeys(const FakeTable& table, const std::vector<size_t>& keyColumns,
+                           const Poco::JSON::Array::Ptr& a, const Poco::JSON::Array::Ptr& b) {
+        for (size_t column : keyColumns) {
+            const auto index = static_cast<unsigned>(column);
+            if (int order =
+                    compareValues(table.columns[column].kind, a->get(index), b->get(index))) {
+                return order;
+            }
+        }
+        return 0;
+    }
+
+    // A row's key against a key given as cells.
+    static int compareKey(const FakeTable& table, const std::vector<size_t>& keyColumns,
+                          const Poco::JSON::Array::Ptr& row, const std::vector<TdgCell>& key) {
+        for (size_t c = 0; c < keyColumns.size(); ++c) {
+            const TdgCell& cell = key[c];
+            const Poco::Dynamic::Var given =
+                cell.kind == TDG_KIND_INT64 || cell.kind == TDG_KIND_BOOL
+                    ? Poco::Dynamic::Var(cell.i64)
+                    : Poco::Dynamic::Var(std::string(cell.data, static_cast<size_t>(cell.size)));
+            const size_t column = keyColumns[c];
+            if (int order = compareValues(table.columns[column].kind,
+                                          row->get(static_cast<unsigned>(column)), given)) {
+                return order;
+            }
+        }
+        return 0;
     }
 
     static void addRow(const FakeTable& table, const Poco::JSON::Array::Ptr& row,

@@ -41,35 +41,39 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
     pageStreams_ = std::move(pageStreams);
 }
 
-void Replayer::run() {
-    lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now();
-    bool drained = false;
-    while (!drained) {
-        if (run_.clock.shouldStop()) break;
-        if (options_.follow && holdsTooMuch()) {
-            if (!waitWhileHoldingTooMuch()) break;
-        } else if (holdsTooMuch()) {
+void Replayer::start() { lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now(); }
+
+// With other work between pages (a snapshot's chunks), a replay at the log's head or held by
+// pending ranges returns at once instead of waiting: the chunks are its wait.
+Replayer::Step Replayer::step(bool otherWork) {
+    if (run_.clock.shouldStop()) return Step::Stopped;
+    if (holdsTooMuch()) {
+        if (otherWork) return Step::Paused;
+        if (options_.follow) {
+            if (!waitWhileHoldingTooMuch()) return Step::Stopped;
+        } else {
             waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
-            if (run_.clock.shouldStop()) break;
+            if (run_.clock.shouldStop()) return Step::Stopped;
             if (holdsTooMuch()) {
                 run_.clock.stop("transactions still hold diffgen ids after " +
                                 std::to_string(options_.horizonWaitSeconds) + " s");
-                break;
+                return Step::Stopped;
             }
         }
-        const uint64_t eventsBefore = run_.ledger.events;
-        const bool more = readNextPage();
-        drainFinalRanges();
-        writeState();
-        reportProgress(false);
-        poll_.afterRead(run_.ledger.events > eventsBefore);
-        if (more) continue;
-        if (!options_.follow) {
-            drained = true;
-        } else {
-            waitForNewEvents();
-        }
     }
+    const uint64_t eventsBefore = run_.ledger.events;
+    const bool more = readNextPage();
+    drainFinalRanges();
+    writeState();
+    reportProgress(false);
+    poll_.afterRead(run_.ledger.events > eventsBefore);
+    if (more) return Step::More;
+    if (!options_.follow) return Step::Drained;
+    if (!otherWork) waitForNewEvents();
+    return Step::More;
+}
+
+void Replayer::finish(bool drained) {
     if (drained && horizon_.pendingCount() > 0) {
         waitForPendingRanges(std::chrono::seconds(options_.horizonWaitSeconds));
         if (horizon_.pendingCount() > 0) {

@@ -36,9 +36,26 @@ public:
     Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* readAhead = nullptr,
              RepullSessions repulls = {});
 
-    /// Runs until the log is drained or the clock says stop (its stopReason() says why).
-    /// Writes STATE after every page whose bookmarks changed and once at the end.
-    void run();
+    /// The replay a page at a time, so that the caller can do other work between pages:
+    /// start(), then step() until the log is drained or the clock says stop (its stopReason()
+    /// says why), then finish(). A STATE follows every page whose bookmarks changed, and the
+    /// end.
+    enum class Step {
+        /// A page was read (or, following, the replay waited at the log's head): call again.
+        More,
+        /// Not read: pending ranges hold as many ids as allowed, and otherWork was true.
+        Paused,
+        /// Every stream is at the log's head (not following).
+        Drained,
+        /// The clock says stop.
+        Stopped,
+    };
+    void start();
+    /// Reads and emits the next page, and writes the STATE. otherWork: the caller has work
+    /// between pages, so a replay at the log's head or held by pending ranges does not wait.
+    Step step(bool otherWork);
+    /// Waits for the pending ranges of a drained log, then writes the last STATE.
+    void finish(bool drained);
 
 private:
     RunScope& run_;

@@ -5,7 +5,7 @@
 #include "replay/sessions/page_read_ahead.hpp"
 #include "replay/sessions/repull_session.hpp"
 #include "replay/sync/replayer.hpp"
-#include "replay/sync/snapshot.hpp"
+#include "replay/sync/snapshot_runner.hpp"
 #include "replay/timing/stop_signal.hpp"
 #include "singer/batch_writer.hpp"
 #include "singer/json_text.hpp"
@@ -102,8 +102,8 @@ void SyncCoordinator::emitFirstEvents(DialectConnection& connection) {
     }
 }
 
-// Snapshots, then the replay, on one connection; a retryable loss is followed by a reconnect
-// with backoff, from the last safe STATE, and the phases start again where they stand.
+// The replay and the snapshots on one connection; a retryable loss is followed by a reconnect
+// with backoff, from the last safe STATE, and they start again where it says they stand.
 void SyncCoordinator::runPhases(std::unique_ptr<DialectConnection>& connection) {
     for (;;) {
         const uint64_t queriesBefore = ledger_.diffgenQueries + ledger_.records();
@@ -115,7 +115,6 @@ void SyncCoordinator::runPhases(std::unique_ptr<DialectConnection>& connection) 
                 connecting = false;
                 resumeFromState();
             }
-            snapshotPendingStreams(*connection);
             replay(*connection);
             return;
         } catch (const DialectError& failure) {
@@ -127,14 +126,8 @@ void SyncCoordinator::runPhases(std::unique_ptr<DialectConnection>& connection) 
     }
 }
 
-void SyncCoordinator::snapshotPendingStreams(DialectConnection& connection) {
-    for (StreamRuntime& stream : streams_) {
-        if (!stream.awaitsSnapshot || clock_.shouldStop()) continue;
-        stream.replaying = runSnapshot(connection, writer_, stream, state_, options_, ledger_);
-        stream.awaitsSnapshot = false;
-    }
-}
-
+// The replay and the snapshots take turns on this connection, page and chunk, until the log
+// is drained and no snapshot is left (or, following, until a stop).
 void SyncCoordinator::replay(DialectConnection& connection) {
     std::optional<PageReadAhead> readAhead;
     if (options_.readAhead) {
@@ -142,7 +135,22 @@ void SyncCoordinator::replay(DialectConnection& connection) {
     }
     OtherRepullSessions repulls(connections_, options_.repullSessions);
     Replayer replayer(scope_, connection, readAhead ? &*readAhead : nullptr, repulls.sessions());
-    replayer.run();
+    SnapshotRunner snapshots(scope_, connection);
+    replayer.start();
+    bool drained = false;
+    for (;;) {
+        const bool chunked = snapshots.step();
+        const Replayer::Step step = replayer.step(snapshots.readingChunks());
+        if (step == Replayer::Step::Stopped) break;
+        if (step != Replayer::Step::Drained || chunked) continue;
+        if (!snapshots.busy()) {
+            drained = true;
+            break;
+        }
+        // Only heads are awaited: their checks are spaced out, and so is this loop.
+        if (!clock_.sleepFor(std::chrono::milliseconds(100))) break;
+    }
+    replayer.finish(drained);
     if (readAhead) {
         log::debug("diffgen pages read ahead on the second session: " +
                    std::to_string(readAhead->pagesServed()) + " used, " +

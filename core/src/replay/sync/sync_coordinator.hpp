@@ -1,10 +1,11 @@
 // The one home of a sync, Debezium's coordinator in spirit. It writes each stream's SCHEMA,
-// then runs the phases on the run's connection: each pending stream's snapshot, then the
-// replay of the log (which, following, goes on until a stop). Both phases run under one
-// reconnect policy: a lost connection is opened again with backoff and the run resumes from
-// its last safe STATE, a snapshot it interrupted included. The clock and the ledger belong
-// to the run, so the time limits and the counts hold across reconnects; the `sync done`
-// summary and the METRIC lines come from them at the end.
+// then, on the run's connection, replays the log (which, following, goes on until a stop)
+// and takes the streams' snapshots a chunk at a time between its pages
+// (replay/sync/snapshot_runner.hpp). Both run under one reconnect policy: a lost connection
+// is opened again with backoff and the run resumes from its last safe STATE, a snapshot it
+// interrupted from its last chunk. The clock and the ledger belong to the run, so the time
+// limits and the counts hold across reconnects; the `sync done` summary and the METRIC lines
+// come from them at the end.
 #pragma once
 
 #include <memory>
@@ -63,7 +64,6 @@ private:
     void writeSchemas();
     void emitFirstEvents(DialectConnection& connection);
     void runPhases(std::unique_ptr<DialectConnection>& connection);
-    void snapshotPendingStreams(DialectConnection& connection);
     void replay(DialectConnection& connection);
     /// After a lost connection: whether to try again (after waiting), or to end the run with
     /// its last safe STATE (a stop or a time limit during the wait). Throws when no attempt is

@@ -37,6 +37,8 @@ struct SyncOptions {
     size_t maxHeldIds = 1000000;
     int64_t keysPerFetch = 10000;
     double progressIntervalSeconds = 10;
+    /// Between two progress lines of a snapshot.
+    double snapshotProgressSeconds = 5;
 };
 
 SyncOptions syncOptionsFrom(const TapConfig& config);
