@@ -1,6 +1,6 @@
 // Snapshots in chunks through the real loader, ABI and engine, against the fake plugin: the
 // position in the STATE, a run resumed from it, a connection lost mid-chunk, a plugin without
-// chunks, and the other streams' pages between the chunks.
+// chunks, the other streams' pages between the chunks, and a snapshot asked for in the log.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -136,4 +136,32 @@ TEST_CASE("the other streams' pages come between a snapshot's chunks") {
     CHECK(firstReplayed < lastSnapshotted);
     CHECK(ids(run, "t0").size() == static_cast<size_t>(kRows));
     CHECK(run.lastBookmark("t1") == 40);
+}
+
+TEST_CASE("a signal in the log snapshots one table again while the others replay") {
+    // Both streams stand at id 2; id 5 asks for a snapshot of t0.
+    const std::string database =
+        R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+        R"({"name":"v","kind":"text"}],"rows":[[1,"a"],[2,"b"],[3,"c"],[4,"d"],[5,"e"]]},)"
+        R"("t1":{"columns":[{"name":"id","kind":"int64","pk":true},{"name":"v","kind":"text"}],)"
+        R"("rows":[[1,"x"],[2,"y"]]}},"diffgen":[[1,"t0","1","u","t"],[2,"t1","1","u","t"],)"
+        R"([3,"t1","2","u","t"],[4,"t0","2","u","t"],[5,"tap-diffgen:snapshot","t0","i","t"],)"
+        R"([6,"tap-diffgen:snapshot","elsewhere","i","t"],[7,"t1","1","u","t"]]})";
+    FakeSetup setup(database, R"("tables":[{"table_name":"t0","pk_column":"id"},)"
+                              R"({"table_name":"t1","pk_column":"id"}],"page_size":2)");
+    const std::string state =
+        setup.write("state.json", R"({"bookmarks":{"t0":{"replication_key_value":2},)"
+                                  R"("t1":{"replication_key_value":2}}})");
+    TapRun run = runTap({"--config", setup.configPath(), "--state", state});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(has(run.stderrText,
+              "stream 't0': diffgen id 5 asks for a snapshot; the table is read again "
+              "while its changes replay"));
+    // Event 4's row, then every row of the table.
+    CHECK(ids(run, "t0") == std::vector<int64_t>{2, 1, 2, 3, 4, 5});
+    CHECK(ids(run, "t1") == std::vector<int64_t>{2, 1});
+    CHECK(run.lastBookmark("t0") == 7);
+    CHECK(run.lastBookmark("t1") == 7);
+    CHECK(snapshotPositions(run, "t0").empty() == false);
+    CHECK(!has(run.lastState(), "snapshot"));
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "replay/scan/page_plan.hpp"
+#include "replay/scan/snapshot_signal.hpp"
 #include "replay/timing/stop_signal.hpp"
 #include "singer/json_text.hpp"
 #include "singer/metric_line.hpp"
@@ -209,6 +210,7 @@ bool Replayer::readNextPage() {
                           PlanRequest{pageStreams_, active, options_.skipBadEvents});
     }
     emitPlan(plan, active);
+    takeSignals(snapshotSignals(page, streams_, active));
     settleRange(lowest, readThrough, lastId, page, active);
     for (size_t i : active.indices()) streams_[i].cursor = readThrough;
     return full || upTo != INT64_MAX;
@@ -287,6 +289,7 @@ void Replayer::emitLateEvents(const PendingRange& range) {
             ++run_.ledger.diffgenQueries;
             if (page.empty()) break;
             emitPlan(planPage(page, range.streams, LateRead{range.seenIds}), range.streams);
+            takeSignals(snapshotSignals(page, streams_, range.streams, range.seenIds));
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
         }
@@ -369,11 +372,26 @@ std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
     return replaying;
 }
 
+// Each read asks for the snapshot signals too (replay/scan/snapshot_signal.hpp).
 std::vector<std::string> Replayer::journalNames(const StreamSet& streams) const {
     std::vector<std::string> names;
-    names.reserve(streams.size());
+    names.reserve(streams.size() + 1);
     for (size_t i : streams.indices()) names.push_back(streams_[i].definition->journalName);
+    names.emplace_back(kSnapshotSignal);
     return names;
+}
+
+// A signal read again (a run resumed from a STATE before it, or the same range once more)
+// does not restart the snapshot it started.
+void Replayer::takeSignals(const std::vector<SnapshotSignal>& signals) {
+    for (const SnapshotSignal& signal : signals) {
+        const std::string& name = streams_[signal.stream].definition->name;
+        const std::optional<SnapshotPosition> running = run_.state.snapshot(name);
+        if (running && running->sinceId >= signal.id) continue;
+        log::info("stream '" + name + "': diffgen id " + std::to_string(signal.id) +
+                  " asks for a snapshot; the table is read again while its changes replay");
+        run_.state.setSnapshot(name, SnapshotPosition{signal.id, {}, 0});
+    }
 }
 
 }  // namespace tapdiffgen::core

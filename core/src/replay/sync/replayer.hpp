@@ -20,6 +20,7 @@
 #include "replay/scan/horizon_tracker.hpp"
 #include "replay/scan/journal_watch.hpp"
 #include "replay/scan/page_sizer.hpp"
+#include "replay/scan/snapshot_signal.hpp"
 #include "replay/scan/stream_set.hpp"
 #include "replay/sessions/page_read_ahead.hpp"
 #include "replay/sync/run_scope.hpp"
@@ -102,6 +103,7 @@ private:
     std::vector<const StreamRuntime*> streamsIn(const StreamSet& streams) const;
     std::vector<const StreamRuntime*> replayingStreams() const;
     std::vector<std::string> journalNames(const StreamSet& streams) const;
+    void takeSignals(const std::vector<SnapshotSignal>& signals);
 };
 
 }  // namespace tapdiffgen::core

@@ -4,7 +4,9 @@
 // A stream with no bookmark whose start_from asks for a snapshot first waits for a head: the
 // log's highest id M, once no transaction that could still commit an id <= M is running. From
 // then on it replays the log after M like any stream, and its table is read chunk by chunk
-// (replay/sync/table_snapshot.hpp). A snapshot its STATE kept goes on after its last chunk.
+// (replay/sync/table_snapshot.hpp). A stream already replaying is snapshotted again from where
+// it stands (a signal in the log, replay/scan/snapshot_signal.hpp), with no wait: everything up
+// to its cursor has been replayed.
 //
 // Why this order keeps the replica right. Every record, a chunk's row or a replayed change, is
 // the row as the tap read it from the table at one moment, or a tombstone for a key the tap
