@@ -188,6 +188,22 @@ TEST_CASE("a prune while the tap runs stops it with its last safe STATE") {
     CHECK(run.lastBookmark("items") == 2);
 }
 
+TEST_CASE("a prune while the tap runs snapshots a when_needed stream again in the same run") {
+    FakeSetup setup(itemsDatabase(idRange(1, 10), R"(,"prune_at_page":[2,6])"),
+                    itemsTable(R"(,"start_from":"when_needed")") +
+                        R"(,"page_size":2,"max_page_size":2,"read_ahead":false)");
+    const std::string state = stateAt(setup, 0);
+    TapRun run = runTap({"--config", setup.configPath(), "--state", state});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(contains(run.stderrText,
+                   "were pruned before they were read while the tap ran; start_from is "
+                   "when_needed, so the table is snapshotted again in this run"));
+    CHECK(contains(run.stderrText, "snapshot of 'items' done: 3 rows"));
+    // Events 1 and 2, then every row of the table, then the replay from the head.
+    CHECK(run.records("items").size() == 5);
+    CHECK(run.lastBookmark("items") == 10);
+}
+
 TEST_CASE("a plugin that cannot read the journal's facts runs, and says what is not checked") {
     FakeSetup setup(itemsDatabase(idRange(550, 600), R"(,"journal":"unsupported")"), itemsTable());
     TapRun run = runFrom(setup, 100);

@@ -24,13 +24,15 @@ public:
         : connection_(connection), diffgen_(std::move(diffgen)) {}
 
     /// After a page read for `streams` (from their cursors on) whose range may have gaps:
-    /// throws JournalError when events after a cursor are gone from the log.
-    void checkAfterGap(const std::vector<const StreamRuntime*>& streams);
+    /// throws JournalError when events after a cursor are gone from the log, except for a
+    /// stream whose start_from is when_needed: the indices of those are returned, for their
+    /// tables to be snapshotted again.
+    std::vector<size_t> checkAfterGap(const std::vector<const StreamRuntime*>& streams);
 
-    /// At the log's head, while following: at most once per `interval`, throws JournalError
-    /// when the log was reset below `streams`' cursors.
-    void checkAtHead(const std::vector<const StreamRuntime*>& streams,
-                     std::chrono::duration<double> interval);
+    /// At the log's head, while following: at most once per `interval`, the same when the log
+    /// was reset below `streams`' cursors.
+    std::vector<size_t> checkAtHead(const std::vector<const StreamRuntime*>& streams,
+                                    std::chrono::duration<double> interval);
 
 private:
     DialectConnection& connection_;
@@ -38,7 +40,7 @@ private:
     bool cannotTell_ = false;
     std::chrono::steady_clock::time_point lastAtHead_ = std::chrono::steady_clock::now();
 
-    void check(const std::vector<const StreamRuntime*>& streams);
+    std::vector<size_t> check(const std::vector<const StreamRuntime*>& streams);
 };
 
 }  // namespace tapdiffgen::core

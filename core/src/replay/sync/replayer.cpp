@@ -105,8 +105,8 @@ void Replayer::waitForNewEvents() {
     }
     keepStateFresh();
     // A reset of the log shows no gap: new ids simply fall below the cursors.
-    journal_.checkAtHead(replayingStreams(),
-                         std::chrono::duration<double>(options_.stateIntervalSeconds));
+    snapshotAgain(journal_.checkAtHead(
+        replayingStreams(), std::chrono::duration<double>(options_.stateIntervalSeconds)));
 }
 
 // Waits in slices, so that a stop signal or a time limit is seen soon; false when the driver
@@ -191,7 +191,11 @@ bool Replayer::readNextPage() {
     // A range the page does not prove gapless may have lost events to a prune meanwhile.
     const bool provenGapless =
         readThrough == lastId && (page.empty() || page.rangeRowCount() == lastId - lowest);
-    if (!provenGapless) journal_.checkAfterGap(streamsIn(active));
+    if (!provenGapless) {
+        const std::vector<size_t> again = journal_.checkAfterGap(streamsIn(active));
+        snapshotAgain(again);
+        if (!again.empty()) active = withoutStreams(active, again);
+    }
     const PagePlan plan = planOf(read, active);
     if (full) {
         pageSizer_.noteFullPage();
@@ -392,6 +396,26 @@ void Replayer::takeSignals(const std::vector<SnapshotSignal>& signals) {
                   " asks for a snapshot; the table is read again while its changes replay");
         run_.state.setSnapshot(name, SnapshotPosition{signal.id, {}, 0});
     }
+}
+
+// The stream no longer replays: it waits for a head, as a stream without a bookmark does, and
+// its STATE has no bookmark meanwhile, so that a run stopped now snapshots it next time.
+void Replayer::snapshotAgain(const std::vector<size_t>& streams) {
+    for (size_t i : streams) {
+        StreamRuntime& stream = streams_[i];
+        stream.replaying = false;
+        stream.awaitsSnapshot = true;
+        run_.state.dropBookmark(stream.definition->name);
+    }
+}
+
+StreamSet Replayer::withoutStreams(const StreamSet& streams,
+                                   const std::vector<size_t>& left) const {
+    StreamSet kept(streams_.size());
+    for (size_t i : streams.indices()) {
+        if (std::find(left.begin(), left.end(), i) == left.end()) kept.add(i);
+    }
+    return kept;
 }
 
 }  // namespace tapdiffgen::core

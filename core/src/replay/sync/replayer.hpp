@@ -104,6 +104,9 @@ private:
     std::vector<const StreamRuntime*> replayingStreams() const;
     std::vector<std::string> journalNames(const StreamSet& streams) const;
     void takeSignals(const std::vector<SnapshotSignal>& signals);
+    /// Streams whose log no longer covers them and whose start_from is when_needed.
+    void snapshotAgain(const std::vector<size_t>& streams);
+    StreamSet withoutStreams(const StreamSet& streams, const std::vector<size_t>& left) const;
 };
 
 }  // namespace tapdiffgen::core
