@@ -128,12 +128,6 @@ workload_apply_statements() {
     done
 }
 
-join_by() {
-    local separator=$1 first=$2
-    shift 2 || return 0
-    printf '%s' "$first" "${@/#/$separator}"
-}
-
 # ---------------------------------------------------------------------------------------------
 # Column values: a pure function of the key K and a version V (the event number; 0 for the
 # rows that exist from the start), one SQL expression a line for qty..prio. Both dialects
