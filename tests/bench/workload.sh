@@ -284,10 +284,7 @@ CREATE TABLE $1 (
 SQL
 }
 pg_table_trigger_sql() {
-    cat <<SQL
-CREATE TRIGGER ${2}_diffgen AFTER INSERT OR UPDATE OR DELETE ON $2
-    FOR EACH ROW EXECUTE FUNCTION ${1}_diffgen_journal('id');
-SQL
+    printf "SELECT %s_diffgen_attach('%s', 'id');\n" "$1" "$2"
 }
 
 pg_workload_check() {

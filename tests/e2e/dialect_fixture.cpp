@@ -84,12 +84,20 @@ JournalledSchema::JournalledSchema(const DatabaseEnv& env, const std::string& pr
 
 JournalledSchema::~JournalledSchema() {
     try {
+        if (isPostgres()) {
+            // The tables' own trigger functions, then the shipped ones (diffgen_* renamed).
+            const std::string detach = "SELECT " + prefix_ + "_diffgen_detach(tgrelid) ";
+            for (const auto& table : created_) {
+                exec(detach + "FROM pg_trigger WHERE tgrelid = to_regclass('" + table +
+                     "') AND tgname = '" + prefix_ + "_diffgen'");
+            }
+            const std::string shipped = "proname LIKE '" + prefix_ + "\\_diffgen\\_%'";
+            exec("DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT oid FROM pg_proc WHERE " +
+                 shipped + " AND pronamespace = current_schema()::regnamespace LOOP " +
+                 "EXECUTE format('DROP FUNCTION %s CASCADE', f); END LOOP; END $$");
+        }
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
-        if (isPostgres()) {
-            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_journal()");
-            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_key(jsonb, text[])");
-        }
     } catch (...) {
         // Leftovers are dropped by the next run's constructor.
     }
@@ -102,14 +110,17 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
     const std::string full = table(name);
     exec("DROP TABLE IF EXISTS " + full);
     exec("CREATE TABLE " + full + " (" + columnsSql + ")");
+    journal(full, keyColumn);
+}
+
+void JournalledSchema::journal(const std::string& table, const std::string& keyColumns) {
     if (isPostgres()) {
-        exec("CREATE TRIGGER " + full + "_dg AFTER INSERT OR UPDATE OR DELETE ON " + full +
-             " FOR EACH ROW EXECUTE FUNCTION " + prefix_ + "_diffgen_journal('" + keyColumn + "')");
+        exec("SELECT " + prefix_ + "_diffgen_attach('" + table + "', '" + keyColumns + "')");
     } else {
-        exec(mysqlTriggers(full, keyColumn, diffgenTable()));
+        exec(mysqlTriggers(table, keyColumns, diffgenTable()));
     }
-    created_.push_back(full);
-    keys_[full] = keyColumn;
+    created_.push_back(table);
+    keys_[table] = keyColumns;
 }
 
 std::string JournalledSchema::createNumberedItems(int rows) {

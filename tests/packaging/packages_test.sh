@@ -269,7 +269,7 @@ step "sync from PostgreSQL"
     journal_sql postgres
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id integer PRIMARY KEY, name text);' \
-        "CREATE TRIGGER pkgtest_items_dg AFTER INSERT OR UPDATE OR DELETE ON pkgtest_items FOR EACH ROW EXECUTE FUNCTION pkgtest_diffgen_journal('id');" \
+        "SELECT pkgtest_diffgen_attach('pkgtest_items', 'id');" \
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;' \
@@ -283,7 +283,10 @@ cat >"$scratch/pg.json" <<EOF
 EOF
 check_sync "$(cd "$scratch" && $TAP --config "$scratch/pg.json")"
 # shellcheck disable=SC2086
-printf 'DROP TABLE pkgtest_items;\nDROP TABLE pkgtest_diffgen CASCADE;\nDROP FUNCTION pkgtest_diffgen_journal();\n' |
+printf '%s\n' "SELECT pkgtest_diffgen_detach('pkgtest_items');" 'DROP TABLE pkgtest_items;' \
+    'DROP TABLE pkgtest_diffgen CASCADE;' \
+    'DROP FUNCTION pkgtest_diffgen_attach, pkgtest_diffgen_detach, pkgtest_diffgen_journal,' \
+    '    pkgtest_diffgen_key_sql, pkgtest_diffgen_key_changed_sql, pkgtest_diffgen_notify;' |
     $TDG_TEST_PG_ADMIN
 
 step "sync from MariaDB, configured through the environment (--config ENV)"
