@@ -29,7 +29,7 @@ public:
     void createTable(const std::string& name, const std::string& columnsSql,
                      const std::string& keyColumn);
     /// Journals `table` (made by the test) with the shipped SQL's diffgen_attach, and drops it
-    /// with the schema. keyColumns as createTable's.
+    /// with the schema. keyColumns as createTable's; on MySQL they must be its primary key.
     void journal(const std::string& table, const std::string& keyColumns);
     void exec(const std::string& sql) const;
     /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
