@@ -8,9 +8,11 @@
 # (pgbench -M prepared; write_bench over libmariadb), on a narrow and a wide table, each with: no
 # trigger; a minimal hand-written key-only trigger (the reference); the shipped triggers of the
 # working tree; on PostgreSQL its compatible path (diffgen_journal); and with --before the
-# shipped triggers of revision REV. Rounds take turns (rotate_rounds); the report gives each
-# round's rate divided by the same round's rate without a trigger, as the median (lowest–
-# highest), and the median rates. Markdown on stdout, progress on stderr.
+# shipped triggers of revision REV. A run's rate is taken at its median statement's latency,
+# which the moments another process holds the CPU do not move as they move the mean. Rounds
+# take turns (rotate_rounds); the report gives each round's rate divided by the same round's
+# rate without a trigger, as the median (lowest–highest), and the median rates. Markdown on
+# stdout, progress on stderr.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -261,23 +263,28 @@ statement_sql() {
     esac
 }
 
-# pg_rate SHAPE VARIANT OP -> statements per second, pgbench over keys 1..ROWS.
-pg_rate() {
-    local script=$WORK/pg-$1-$2-$3.sql output
+# pg_run SHAPE VARIANT OP -> "<rate> <seconds>": statements per second at the median
+# statement's latency, and the run's time; pgbench over keys 1..ROWS, logging every statement.
+pg_run() {
+    local script=$WORK/pg-$1-$2-$3.sql log=$WORK/pg-latency output
     printf '\\set n :n + 1\n%s;\n' "$(statement_sql pg "$1" "$2" "$3")" >"$script"
+    rm -f "$log".*
     output=$(PGPASSWORD=$DB_PASSWORD "$PG_BIN/pgbench" -n -M prepared -c 1 -t "$ROWS" -D n=0 \
-        -f "$script" "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME sslmode=disable" 2>&1) ||
+        -l --log-prefix="$log" -f "$script" \
+        "host=127.0.0.1 port=$PG_PORT user=$DB_USER dbname=$DB_NAME sslmode=disable" 2>&1) ||
         die "pgbench failed on $script: $output"
     [[ $output =~ tps\ =\ ([0-9.]+)\ \(without ]] || die "no tps in pgbench's output: $output"
-    printf '%s' "${BASH_REMATCH[1]}"
+    # The log's third column is each statement's latency in microseconds.
+    printf '%s %s\n' "$(calc "1000000 / $(cut -d' ' -f3 "$log".* | median)")" \
+        "$(calc "$ROWS / ${BASH_REMATCH[1]}")"
 }
 
-my_rate() {
+my_run() {
     local output
     output=$(MYSQL_PWD=$DB_PASSWORD "$WRITE_BENCH" --port "$MY_PORT" --user "$DB_USER" \
         --database "$DB_NAME" --sql "$(statement_sql my "$1" "$2" "$3")" --first 1 \
         --count "$ROWS" 2>&1) || die "write_bench failed: $output"
-    awk '{ print $1 / $2 }' <<<"$output"
+    awk '{ print 1 / $3, $2 }' <<<"$output"
 }
 
 # One run of slot SLOT (shape and variant) in round ROUND: ROWS inserts into the empty table,
@@ -286,12 +293,12 @@ my_rate() {
 # grow by 3 x ROWS a run. Sets M_WALL.
 SLOTS=()
 write_run() {
-    local slot=${SLOTS[$1]} round=$2 shape variant op rate wall=0
+    local slot=${SLOTS[$1]} round=$2 shape variant op rate seconds wall=0
     shape=${slot%% *} variant=${slot#* }
     for op in insert update delete; do
-        rate=$("${DIALECT_NOW}_rate" "$shape" "$variant" "$op")
+        read -r rate seconds < <("${DIALECT_NOW}_run" "$shape" "$variant" "$op")
         put "$DIALECT_NOW:$shape:$variant:$op:$round" "$rate"
-        wall=$(calc "$wall + $ROWS / $rate")
+        wall=$(calc "$wall + $seconds")
     done
     M_WALL=$wall
 }
@@ -337,7 +344,7 @@ ratios() {
 report() {
     local dialect shape variant op row
     printf '## Write throughput with the journal triggers (%s)\n\n' "$(date -u +%Y-%m-%d)"
-    printf 'Single-row autocommit statements, %s of each kind per run, one at a time (PostgreSQL: pgbench -M prepared; MariaDB: write_bench); %s rounds taking turns after one left out; load average before: %s. Rates are the median run'"'"'s; × is each round'"'"'s rate over the same round'"'"'s rate without a trigger, median (lowest–highest).\n\n' \
+    printf 'Single-row autocommit statements, %s of each kind per run, one at a time (PostgreSQL: pgbench -M prepared; MariaDB: write_bench); %s rounds taking turns after one left out; load average before: %s. A run'"'"'s rate is statements per second at its median statement'"'"'s latency; the table gives the median run'"'"'s, and × is each round'"'"'s rate over the same round'"'"'s rate without a trigger, median (lowest–highest).\n\n' \
         "$ROWS" "$ROUNDS" "$LOAD_BEFORE"
     printf '| database | table | trigger | INSERT/s | UPDATE/s | DELETE/s | INSERT × | UPDATE × | DELETE × |\n'
     printf '|---|---|---|---|---|---|---|---|---|\n'

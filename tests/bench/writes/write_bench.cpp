@@ -1,11 +1,13 @@
 // The application's single-row writes against MariaDB/MySQL, as writes.sh measures them: one
 // server-side prepared statement with one parameter, the key, run once for each key of a range,
 // each execution its own autocommit transaction, one at a time. The MariaDB counterpart of
-// `pgbench -M prepared` with a custom script. Every execution must change exactly one row, so a
-// range that misses its rows fails instead of measuring nothing. Prints "<rows> <seconds>" of
-// the executions alone (connecting and preparing left out) on stdout; a benchmark, not a test.
+// `pgbench -M prepared -l` with a custom script. Every execution must change exactly one row,
+// so a range that misses its rows fails instead of measuring nothing. Prints "<rows> <seconds>
+// <median seconds>": the executions' total and the median execution's time (connecting and
+// preparing left out) on stdout; a benchmark, not a test.
 #include <mysql.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,8 +15,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 struct Options {
     std::string host = "127.0.0.1";
@@ -107,8 +112,8 @@ Statement prepare(MYSQL* connection, const std::string& sql) {
     return statement;
 }
 
-// Runs the statement for every key; returns the seconds the executions took.
-double run(MYSQL_STMT* statement, const Options& options) {
+// Runs the statement for every key; returns each execution's seconds, in key order.
+std::vector<double> run(MYSQL_STMT* statement, const Options& options) {
     long long key = 0;
     MYSQL_BIND bind{};
     bind.buffer_type = MYSQL_TYPE_LONGLONG;
@@ -116,8 +121,10 @@ double run(MYSQL_STMT* statement, const Options& options) {
     if (mysql_stmt_bind_param(statement, &bind) != 0) {
         throw std::runtime_error("binding: " + std::string(mysql_stmt_error(statement)));
     }
-    const auto started = std::chrono::steady_clock::now();
+    std::vector<double> seconds;
+    seconds.reserve(static_cast<size_t>(options.count));
     for (key = options.first; key < options.first + options.count; ++key) {
+        const auto started = Clock::now();
         if (mysql_stmt_execute(statement) != 0) {
             throw std::runtime_error("key " + std::to_string(key) + ": " +
                                      mysql_stmt_error(statement));
@@ -127,8 +134,16 @@ double run(MYSQL_STMT* statement, const Options& options) {
                                      std::to_string(mysql_stmt_affected_rows(statement)) +
                                      " rows changed, expected 1");
         }
+        seconds.push_back(std::chrono::duration<double>(Clock::now() - started).count());
     }
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return seconds;
+}
+
+// The middle value (the upper one of the two middle values for an even count).
+double median(std::vector<double> values) {
+    auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
 }
 
 }  // namespace
@@ -138,8 +153,10 @@ int main(int argc, char** argv) {
     try {
         Connection connection = connect(options);
         Statement statement = prepare(connection.get(), options.sql);
-        const double seconds = run(statement.get(), options);
-        std::printf("%lld %.6f\n", options.count, seconds);
+        const std::vector<double> seconds = run(statement.get(), options);
+        double total = 0;
+        for (double one : seconds) total += one;
+        std::printf("%lld %.6f %.9f\n", options.count, total, median(seconds));
     } catch (const std::exception& error) {
         std::cerr << "write_bench: " << error.what() << "\n";
         return 1;
