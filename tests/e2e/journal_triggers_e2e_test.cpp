@@ -88,6 +88,16 @@ void checkSynced(Replica& replica) {
     CHECK(replica.rows() == replica.source());
 }
 
+// Writes `changes`, checks that they journalled `deletes` deletes in all, and syncs each
+// replica.
+void changeAndSync(const JournalledSchema& schema, const std::vector<std::string>& changes,
+                   int deletes, const std::vector<Replica*>& replicas) {
+    for (const auto& change : changes) schema.exec(change);
+    CHECK(queryScalar(schema.env(), "SELECT COUNT(*) FROM " + schema.diffgenTable() +
+                                        " WHERE op = 'd'") == std::to_string(deletes));
+    for (Replica* replica : replicas) checkSynced(*replica);
+}
+
 }  // namespace
 
 TEST_CASE("postgres: a key changed only in letter case is a key change (citext, ICU)") {
@@ -108,17 +118,13 @@ TEST_CASE("postgres: a key changed only in letter case is a key change (citext, 
     schema.exec("INSERT INTO " + icu + " VALUES ('Abc', 1, 'one'), ('xyz', 2, 'two')");
     Replica citReplica(schema, cit, {"code"}, "note");
     Replica icuReplica(schema, icu, {"code", "n"}, "note");
-    checkSynced(citReplica);
-    checkSynced(icuReplica);
-
-    schema.exec("UPDATE " + cit + " SET code = 'abc' WHERE code = 'Abc'");
-    schema.exec("UPDATE " + cit + " SET code = 'XYZ', note = 'two, renamed' WHERE code = 'xyz'");
-    schema.exec("UPDATE " + icu + " SET code = 'abc' WHERE code = 'Abc'");
-    schema.exec("UPDATE " + icu + " SET code = 'XYZ', note = 'two, renamed' WHERE n = 2");
-    CHECK(queryScalar(db, "SELECT count(*) FROM " + schema.diffgenTable() + " WHERE op = 'd'") ==
-          "4");
-    checkSynced(citReplica);
-    checkSynced(icuReplica);
+    changeAndSync(schema, {}, 0, {&citReplica, &icuReplica});
+    changeAndSync(schema,
+                  {"UPDATE " + cit + " SET code = 'abc' WHERE code = 'Abc'",
+                   "UPDATE " + cit + " SET code = 'XYZ', note = 'two, renamed' WHERE code = 'xyz'",
+                   "UPDATE " + icu + " SET code = 'abc' WHERE code = 'Abc'",
+                   "UPDATE " + icu + " SET code = 'XYZ', note = 'two, renamed' WHERE n = 2"},
+                  4, {&citReplica, &icuReplica});
 }
 
 // A json column may hold what jsonb cannot: \u0000 and lone surrogates.
@@ -280,18 +286,14 @@ TEST_CASE("mysql: a key changed only in letter case or trailing blanks is a key 
     schema.exec("INSERT INTO " + lines + " VALUES (1, 'Abc', 'one'), (2, 'a', 'two')");
     Replica codesReplica(schema, codes, {"code"}, "note");
     Replica linesReplica(schema, lines, {"order_id", "line_no"}, "note");
-    checkSynced(codesReplica);
-    checkSynced(linesReplica);
-
-    schema.exec("UPDATE " + codes + " SET code = 'abc' WHERE code = 'Abc'");
-    schema.exec("UPDATE " + codes + " SET code = 'a ' WHERE code = 'a'");
-    schema.exec("UPDATE " + codes + " SET note = 'three, changed' WHERE code = 'xyz'");
-    schema.exec("UPDATE " + lines + " SET line_no = 'abc' WHERE order_id = 1");
-    schema.exec("UPDATE " + lines + " SET line_no = 'a ' WHERE order_id = 2");
-    CHECK(queryScalar(db, "SELECT COUNT(*) FROM " + schema.diffgenTable() + " WHERE op = 'd'") ==
-          "4");
-    checkSynced(codesReplica);
-    checkSynced(linesReplica);
+    changeAndSync(schema, {}, 0, {&codesReplica, &linesReplica});
+    changeAndSync(schema,
+                  {"UPDATE " + codes + " SET code = 'abc' WHERE code = 'Abc'",
+                   "UPDATE " + codes + " SET code = 'a ' WHERE code = 'a'",
+                   "UPDATE " + codes + " SET note = 'three, changed' WHERE code = 'xyz'",
+                   "UPDATE " + lines + " SET line_no = 'abc' WHERE order_id = 1",
+                   "UPDATE " + lines + " SET line_no = 'a ' WHERE order_id = 2"},
+                  4, {&codesReplica, &linesReplica});
     CHECK(codesReplica.rows() == std::set<std::string>{"a |two", "abc|one", "xyz|three, changed"});
 }
 
