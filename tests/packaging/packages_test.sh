@@ -269,7 +269,7 @@ step "sync from PostgreSQL"
     journal_sql postgres
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id integer PRIMARY KEY, name text);' \
-        "CREATE TRIGGER pkgtest_items_dg AFTER INSERT OR UPDATE OR DELETE ON pkgtest_items FOR EACH ROW EXECUTE FUNCTION pkgtest_diffgen_journal('id');" \
+        "SELECT pkgtest_diffgen_attach('pkgtest_items', 'id');" \
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;' \
@@ -283,7 +283,10 @@ cat >"$scratch/pg.json" <<EOF
 EOF
 check_sync "$(cd "$scratch" && $TAP --config "$scratch/pg.json")"
 # shellcheck disable=SC2086
-printf 'DROP TABLE pkgtest_items;\nDROP TABLE pkgtest_diffgen CASCADE;\nDROP FUNCTION pkgtest_diffgen_journal();\n' |
+printf '%s\n' "SELECT pkgtest_diffgen_detach('pkgtest_items');" 'DROP TABLE pkgtest_items;' \
+    'DROP TABLE pkgtest_diffgen CASCADE;' \
+    'DROP FUNCTION pkgtest_diffgen_attach, pkgtest_diffgen_detach, pkgtest_diffgen_journal,' \
+    '    pkgtest_diffgen_key_sql, pkgtest_diffgen_key_changed_sql, pkgtest_diffgen_notify;' |
     $TDG_TEST_PG_ADMIN
 
 step "sync from MariaDB, configured through the environment (--config ENV)"
@@ -293,9 +296,7 @@ step "sync from MariaDB, configured through the environment (--config ENV)"
     journal_sql mysql
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id INT PRIMARY KEY, name VARCHAR(50));' \
-        "CREATE TRIGGER pkgtest_items_dg_i AFTER INSERT ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) VALUES ('pkgtest_items', NEW.id, 'i');" \
-        "CREATE TRIGGER pkgtest_items_dg_u AFTER UPDATE ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) SELECT 'pkgtest_items', OLD.id, 'd' FROM DUAL WHERE NOT (OLD.id <=> NEW.id) UNION ALL SELECT 'pkgtest_items', NEW.id, 'u';" \
-        "CREATE TRIGGER pkgtest_items_dg_d AFTER DELETE ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) VALUES ('pkgtest_items', OLD.id, 'd');" \
+        "CALL pkgtest_diffgen_attach('pkgtest_items');" \
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;'
@@ -307,7 +308,8 @@ check_sync "$(cd "$scratch" && env TAP_DIFFGEN_SQL_DIALECT=mariadb \
     TAP_DIFFGEN_TABLES='[{"table_name": "pkgtest_items", "pk_column": "id"}]' \
     $TAP --config ENV)"
 # shellcheck disable=SC2086
-printf 'DROP TABLE pkgtest_items;\nDROP TABLE pkgtest_diffgen;\n' | $TDG_TEST_MYSQL_ADMIN
+printf '%s\n' 'DROP TABLE pkgtest_items;' 'DROP TABLE pkgtest_diffgen;' \
+    'DROP VIEW pkgtest_diffgen_triggers;' 'DROP PROCEDURE pkgtest_diffgen_attach;' | $TDG_TEST_MYSQL_ADMIN
 
 # ---------------------------------------------------------------------------------------------
 step "a plugin built against the installed tap-diffgen-dev"
