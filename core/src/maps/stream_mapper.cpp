@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "config/json_value.hpp"
-#include "replay/record_renderer.hpp"
+#include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core::maps {
@@ -118,14 +118,6 @@ TdgCell boolCell(bool value) {
     return cell;
 }
 
-void appendCell(std::string& out, const TdgCell& cell) {
-    if (cell.kind == TDG_KIND_NULL) {
-        out += "null";
-    } else {
-        appendCellJson(out, cell);
-    }
-}
-
 }  // namespace
 
 uint64_t StreamMapper::emitRow(RecordSink& writer, const TdgCell* cells, std::string_view tsCreated,
@@ -176,7 +168,7 @@ void StreamMapper::failOn(const OutputStream& output, const std::string& propert
     for (size_t slot : layout_.keySlots) {
         if (!key.empty()) key += ",";
         key += source_.properties[slot].name + "=";
-        appendCell(key, cells_[slot]);
+        appendCellJson(key, cells_[slot]);
     }
     throw StreamMapError("stream_maps: stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX) +
                          ", property " + jsonvalue::pythonRepr(property, SIZE_MAX) + ", record " +
@@ -194,7 +186,7 @@ void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output
         const FlatProperty& flat = output.flat[f];
         const OutputProperty& property = output.properties[flat.source];
         if (flat.path.empty() && !flat.asJsonText && property.passthrough) {
-            appendCell(out, cells_[*property.passthrough]);
+            appendCellJson(out, cells_[*property.passthrough]);
             continue;
         }
         const Value* value = property.passthrough ? &record.property(*property.passthrough)
@@ -260,7 +252,7 @@ uint64_t StreamMapper::emit(RecordSink& writer, bool deleted, std::string_view t
             out += prefixes[p];
             const OutputProperty& property = output.properties[p];
             if (property.passthrough) {
-                appendCell(out, cells_[*property.passthrough]);
+                appendCellJson(out, cells_[*property.passthrough]);
             } else {
                 appendValueJson(out, computed_[p]);
             }

@@ -1,0 +1,51 @@
+#include "singer/cell_json.hpp"
+
+#include <string_view>
+
+#include "singer/json_text.hpp"
+
+namespace tapdiffgen::core {
+
+void appendCellJson(std::string& out, const TdgCell& cell) {
+    const std::string_view text(cell.data, static_cast<size_t>(cell.size));
+    switch (cell.kind) {
+        case TDG_KIND_BOOL:
+            out += cell.i64 != 0 ? "true" : "false";
+            return;
+        case TDG_KIND_INT64:
+            appendInt64(out, cell.i64);
+            return;
+        case TDG_KIND_DECIMAL:
+            if (cell.size == 0) {
+                out += "null";
+            } else {
+                out += text;
+            }
+            return;
+        case TDG_KIND_JSON:
+            if (cell.size == 0) {
+                out += "null";
+            } else {
+                appendJsonDocument(out, text);
+            }
+            return;
+        case TDG_KIND_BYTES:
+            appendHexString(out, text);
+            return;
+        case TDG_KIND_TIMESTAMP:
+            out.push_back('"');
+            out += text;
+            out += "+00:00\"";
+            return;
+        case TDG_KIND_TEXT:
+        case TDG_KIND_DATE:
+        case TDG_KIND_TIME:
+        case TDG_KIND_TIMESTAMPTZ:
+            appendJsonString(out, text);
+            return;
+        default:
+            out += "null";
+    }
+}
+
+}  // namespace tapdiffgen::core
