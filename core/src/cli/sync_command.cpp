@@ -186,7 +186,7 @@ int runSync(const CommandLine& line, const TapConfig& config,
     for (const auto& stream : streams) {
         if (stream.mapper) {
             for (const auto& output : stream.mapper->outputs()) {
-                writer.writeSchema(output.name, output.schemaJson, output.keyProperties);
+                writer.writeSchema(output.name, output.schemaJson(), output.keyProperties);
             }
             continue;
         }

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "config/json_value.hpp"
+#include "maps/value_json.hpp"
 #include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
@@ -65,8 +65,7 @@ public:
             ValueDict entries;
             entries.reserve(mapper_.cells_.size());
             for (size_t i = 0; i < mapper_.cells_.size(); ++i) {
-                entries.emplace_back(Value::fromString(mapper_.source_.properties[i].name),
-                                     property(i));
+                entries.emplace_back(Value::fromString(mapper_.names_[i]), property(i));
             }
             mapper_.record_ = Value::dict(std::move(entries));
             mapper_.recordReady_ = true;
@@ -80,7 +79,10 @@ private:
 
 StreamMapper::StreamMapper(SourceStream source, std::vector<OutputStream> outputs,
                            InputLayout layout)
-    : source_(std::move(source)), outputs_(std::move(outputs)), layout_(layout) {
+    : source_(std::move(source)),
+      names_(propertyNames(*source_.schema)),
+      outputs_(std::move(outputs)),
+      layout_(layout) {
     cells_.resize(layout_.columnCount + (layout_.addDeletedAt ? 3 : 2));
     values_.resize(cells_.size());
     for (const auto& output : outputs_) {
@@ -167,13 +169,10 @@ void StreamMapper::failOn(const OutputStream& output, const std::string& propert
     std::string key;
     for (size_t slot : layout_.keySlots) {
         if (!key.empty()) key += ",";
-        key += source_.properties[slot].name + "=";
+        key += names_[slot] + "=";
         appendCellJson(key, cells_[slot]);
     }
-    throw StreamMapError("stream_maps: stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX) +
-                         ", property " + jsonvalue::pythonRepr(property, SIZE_MAX) + ", record " +
-                         key + ", expression " + jsonvalue::pythonRepr(expression, SIZE_MAX) +
-                         ": " + problem);
+    failExpression(output.name, property, key, expression, problem);
 }
 
 void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output,
@@ -207,10 +206,10 @@ void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output
                             value->type == ValueType::Tuple;
         if ((flat.asJsonText && !value->isNull()) || nested) {
             jsonText_.clear();
-            appendPythonJson(jsonText_, *value);
+            appendJson(jsonText_, *value, JsonLayout::PythonDumps);
             appendJsonString(out, jsonText_);
         } else {
-            appendValueJson(out, *value);
+            appendJson(out, *value, JsonLayout::Record);
         }
     }
     writer.endRecord(timeExtracted);
@@ -254,7 +253,7 @@ uint64_t StreamMapper::emit(RecordSink& writer, bool deleted, std::string_view t
             if (property.passthrough) {
                 appendCellJson(out, cells_[*property.passthrough]);
             } else {
-                appendValueJson(out, computed_[p]);
+                appendJson(out, computed_[p], JsonLayout::Record);
             }
         }
         writer.endRecord(timeExtracted);

@@ -1,9 +1,5 @@
 #include "maps/stream_setup.hpp"
 
-#include <Poco/JSON/Object.h>
-
-#include "config/json_value.hpp"
-
 namespace tapdiffgen::core::maps {
 
 StreamMapSettings settingsOf(const TapConfig& config) {
@@ -19,12 +15,7 @@ SourceStream sourceStreamOf(const StreamDefinition& definition) {
     SourceStream source;
     source.name = definition.name;
     source.keyProperties = definition.key.names();
-    source.schemaJson = definition.schemaJson();
-    const auto schema = jsonvalue::parse(source.schemaJson).extract<Poco::JSON::Object::Ptr>();
-    const auto properties = schema->getObject("properties");
-    for (const auto& name : properties->getNames()) {
-        source.properties.push_back({name, jsonvalue::write(properties->get(name))});
-    }
+    source.schema = parseSchema(definition.schemaJson());
     return source;
 }
 

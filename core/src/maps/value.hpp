@@ -77,11 +77,5 @@ bool equals(const Value& left, const Value& right);
 /// Python's repr() and str().
 std::string repr(const Value& value);
 std::string str(const Value& value);
-/// Appends the value as JSON the way the SDK's message writer would serialise it.
-void appendValueJson(std::string& out, const Value& value);
-/// Python's repr() of a float as JSON (null for NaN and infinities, which JSON cannot hold).
-void appendFloatJson(std::string& out, double value);
-/// Parses a JSON document (integers as int, other numbers as exact decimals).
-Value parseJsonValue(std::string_view text);
 
 }  // namespace tapdiffgen::core::maps

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "maps/expression.hpp"
+#include "maps/value_json.hpp"
 
 using namespace tapdiffgen::core::maps;
 
@@ -51,7 +52,7 @@ std::string eval(const std::string& text, std::optional<size_t> self = std::null
     TestRecord r = sampleRecord();
     Expression e = Expression::compile(text, scopeOf(r, self));
     std::string out;
-    appendValueJson(out, e.evaluate(r));
+    appendJson(out, e.evaluate(r), JsonLayout::Record);
     return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "config/json_value.hpp"
 #include "maps/stream_maps.hpp"
+#include "maps/value_json.hpp"
 
 using namespace tapdiffgen::core;
 using namespace tapdiffgen::core::maps;
@@ -14,14 +15,9 @@ SourceStream invoices() {
     SourceStream s;
     s.name = "invoices";
     s.keyProperties = {"id"};
-    s.properties = {{"id", R"({"type":"integer"})"},
-                    {"email", R"({"type":["string","null"]})"},
-                    {"amount", R"({"type":["number","null"],"multipleOf":0.01})"},
-                    {"doc", "{}"},
-                    {"is_deleted", R"({"type":"boolean"})"}};
-    s.schemaJson =
+    s.schema = parseSchema(
         R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]},)"
-        R"("amount":{"type":["number","null"],"multipleOf":0.01},"doc":{},"is_deleted":{"type":"boolean"}},"required":["id"]})";
+        R"("amount":{"type":["number","null"],"multipleOf":0.01},"doc":{},"is_deleted":{"type":"boolean"}},"required":["id"]})");
     return s;
 }
 
@@ -62,7 +58,7 @@ TEST_CASE("transform, add and remove properties, typed as the SDK reads them off
     CHECK(names(out[0]) == std::vector<std::string>{"id", "email", "doc", "is_deleted", "doubled",
                                                     "n", "label", "flag", "copy", "raw", "quirk"});
     CHECK(
-        out[0].schemaJson ==
+        out[0].schemaJson() ==
         R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]},"doc":{},)"
         R"("is_deleted":{"type":"boolean"},"doubled":{"type":["number","null"]},"n":{"type":["integer","null"]},)"
         R"("label":{"type":["string","null"]},"flag":{"type":["boolean","null"]},)"
@@ -72,9 +68,9 @@ TEST_CASE("transform, add and remove properties, typed as the SDK reads them off
 
 TEST_CASE("a property passed through under another name keeps its schema, multipleOf included") {
     auto out = compile(R"({"invoices":{"total":"amount","id":"id"}})");
-    CHECK(out[0].schemaJson.find(R"("total":{"type":["number","null"],"multipleOf":0.01})") !=
+    CHECK(out[0].schemaJson().find(R"("total":{"type":["number","null"],"multipleOf":0.01})") !=
           std::string::npos);
-    CHECK(out[0].schemaJson.find(R"("id":{"type":["integer","null"]})") != std::string::npos);
+    CHECK(out[0].schemaJson().find(R"("id":{"type":["integer","null"]})") != std::string::npos);
     CHECK(out[0].properties.back().passthrough == std::optional<size_t>(2));
 }
 
@@ -82,7 +78,7 @@ TEST_CASE("__else__ null keeps the keys and the listed properties") {
     auto out = compile(R"J({"invoices":{"__else__":null,"email":"email.lower()"}})J");
     CHECK(names(out[0]) == std::vector<std::string>{"id", "email"});
     CHECK(
-        out[0].schemaJson ==
+        out[0].schemaJson() ==
         R"({"type":"object","properties":{"id":{"type":"integer"},"email":{"type":["string","null"]}}})");
 }
 
@@ -106,7 +102,7 @@ TEST_CASE("alias, source, filter, key properties and removal of streams") {
     const auto keyless = compile(R"({"invoices":{"id":null,"__key_properties__":[]}})");
     CHECK(keyless[0].keyProperties.empty());
     // The removed key is no longer required either.
-    CHECK(keyless[0].schemaJson.find(R"("required":[])") != std::string::npos);
+    CHECK(keyless[0].schemaJson().find(R"("required":[])") != std::string::npos);
 }
 
 TEST_CASE("start-up errors name the stream, the property and the expression") {
@@ -156,7 +152,7 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
     auto out = compileStreamMaps(flat, invoices(), {"invoices"});
     REQUIRE(out.size() == 1);
     CHECK(
-        out[0].schemaJson ==
+        out[0].schemaJson() ==
         R"({"type":"object","properties":{"id":{"type":"integer"},"raw__id":{"type":"integer"},)"
         R"("raw__email":{"type":["string","null"]},"raw__amount":{"type":["number","null"],"multipleOf":0.01},)"
         R"("raw__doc":{"type":["string","null"]},"raw__is_deleted":{"type":"boolean"}}})");
@@ -168,10 +164,11 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
     StreamMapSettings none = settings("{}");
     none.flatteningEnabled = true;
     none.flatteningMaxDepth = 0;
-    CHECK(compileStreamMaps(none, invoices(), {"invoices"})[0].schemaJson == invoices().schemaJson);
+    CHECK(compileStreamMaps(none, invoices(), {"invoices"})[0].schemaJson() ==
+          jsonvalue::write(invoices().schema));
     none.flatteningMaxDepth = 3;
     auto plain = compileStreamMaps(none, invoices(), {"invoices"});
-    CHECK(plain[0].schemaJson.find(R"("doc":{"type":["string","null"]})") != std::string::npos);
+    CHECK(plain[0].schemaJson().find(R"("doc":{"type":["string","null"]})") != std::string::npos);
 
     StreamMapSettings clash =
         settings(R"({"invoices":{"__else__":null,"raw":"record","raw__id":"id"}})");
@@ -188,7 +185,8 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
 
 TEST_CASE("Python's json.dumps text of nested values") {
     std::string out;
-    appendPythonJson(out, parseJsonValue(R"({"a":{"b":1.50},"t":"é\n","l":[true,null]})"));
+    appendJson(out, parseJsonValue(R"({"a":{"b":1.50},"t":"é\n","l":[true,null]})"),
+               JsonLayout::PythonDumps);
     CHECK(out == R"({"a": {"b": 1.5}, "t": "\u00e9\n", "l": [true, null]})");
 }
 
