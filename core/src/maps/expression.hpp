@@ -1,6 +1,11 @@
 // Stream-map expressions: the subset of Python that simpleeval's EvalWithCompoundTypes accepts,
 // as the Meltano Singer SDK evaluates `stream_maps`. An expression is parsed and every name,
-// function and method resolved once, at start-up; evaluating it walks the compiled tree.
+// function, method and attribute resolved once, at start-up; evaluating it walks the compiled
+// tree.
+//
+// The parts: lexer (tokens, string literals), parser (the grammar, into ast.hpp's tree),
+// evaluator (the walk), operators (Python's operators on values) and builtins (functions,
+// methods and attributes, one file per kind).
 #pragma once
 
 #include <cstddef>

@@ -72,6 +72,10 @@ double Value::asDouble() const {
     }
 }
 
+void typeError(const std::string& message) { throw EvalError("TypeError: " + message); }
+void valueError(const std::string& message) { throw EvalError("ValueError: " + message); }
+void overflowError(const std::string& message) { throw EvalError("OverflowError: " + message); }
+
 std::string typeName(const Value& value) {
     switch (value.type) {
         case ValueType::Null:

@@ -57,6 +57,11 @@ struct Value {
         return type == ValueType::Int || type == ValueType::Float || type == ValueType::Decimal ||
                type == ValueType::Bool;
     }
+    /// int or bool: Python's bool is an int.
+    bool isIntegral() const { return type == ValueType::Int || type == ValueType::Bool; }
+    /// An int or bool as an integer.
+    int64_t integral() const { return type == ValueType::Bool ? boolean : integer; }
+    bool isSequence() const { return type == ValueType::List || type == ValueType::Tuple; }
     /// A number as a double (a decimal as Python's float of it, as the SDK reads JSON).
     double asDouble() const;
 };
@@ -66,6 +71,11 @@ class EvalError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// Throw EvalError with what() as Python prints the error: "TypeError: message".
+[[noreturn]] void typeError(const std::string& message);
+[[noreturn]] void valueError(const std::string& message);
+[[noreturn]] void overflowError(const std::string& message);
 
 /// Python would reject the operation because an operand is None.
 struct NullOperand {};
