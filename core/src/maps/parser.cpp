@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "maps/limits.hpp"
+
 namespace tapdiffgen::core::maps {
 namespace {
 
@@ -68,6 +70,30 @@ private:
     const Scope& scope_;
     size_t at_ = 0;
     bool usesRecord_ = false;
+    size_t depth_ = 0;  // the levels the parse is inside
+
+    // One level deeper while it lives: refused past kMaxNesting, before the parser's recursion
+    // (a dozen frames a level) or the evaluator's could exhaust the stack. Each level holds at
+    // most the few nodes of one precedence chain, so the tree stays as shallow.
+    class Level {
+    public:
+        explicit Level(Parser& parser) : parser_(parser) { parser_.enter(); }
+        ~Level() { --parser_.depth_; }
+        Level(const Level&) = delete;
+        Level& operator=(const Level&) = delete;
+
+    private:
+        Parser& parser_;
+    };
+
+    void enter() {
+        if (depth_ > kMaxNesting) {
+            throw ExpressionError("the expression is nested more than " +
+                                  std::to_string(kMaxNesting) + " levels deep (at position " +
+                                  std::to_string(peek().position + 1) + ")");
+        }
+        ++depth_;
+    }
 
     // A name of the datetime module as far as it is spelled out: "datetime.datetime".
     struct ModulePath {
@@ -114,6 +140,7 @@ private:
 
     // test: or_test ['if' or_test 'else' test], the else branches gathered into one chain.
     NodePtr test() {
+        const Level level(*this);
         NodePtr value = orTest();
         if (!isKeyword("if")) return value;
         NodePtr chain = node(NodeKind::IfElse);
@@ -145,6 +172,7 @@ private:
 
     NodePtr notTest() {
         if (!acceptKeyword("not")) return comparison();
+        const Level level(*this);
         std::vector<NodePtr> operand;
         operand.push_back(notTest());
         return withChildren(NodeKind::Not, std::move(operand));
@@ -225,6 +253,7 @@ private:
         const bool negate = isOperator("-");
         if (negate || isOperator("+")) {
             ++at_;
+            const Level level(*this);
             std::vector<NodePtr> operand;
             operand.push_back(factor());
             return withChildren(negate ? NodeKind::Negate : NodeKind::Positive, std::move(operand));
@@ -240,16 +269,21 @@ private:
         NodePtr chain = node(NodeKind::Arithmetic);
         chain->children.push_back(std::move(base));
         chain->operators.push_back(BinaryOp::Power);
+        const Level level(*this);
         chain->children.push_back(factor());
         return chain;
     }
 
+    bool atPostfix() const { return isOperator(".") || isOperator("(") || isOperator("["); }
+
     // An atom and what follows it: attributes, method calls, calls of datetime's functions,
-    // subscripts.
+    // subscripts. Each of them puts the value a level deeper in the tree.
     NodePtr primary() {
         std::optional<ModulePath> module;
         NodePtr value = atom(module);
-        for (;;) {
+        const size_t depth = depth_;
+        while (atPostfix()) {
+            enter();
             if (accept(".")) {
                 const Token& name = next();
                 if (name.kind != TokenKind::Name) {
@@ -267,13 +301,13 @@ private:
                 if (!module) throw ExpressionError("only functions can be called");
                 value = function(module->path);
                 module.reset();
-            } else if (accept("[")) {
+            } else {
+                expect("[");
                 if (module) moduleAsValue(*module);
                 value = subscript(std::move(value));
-            } else {
-                break;
             }
         }
+        depth_ = depth;
         if (module) moduleAsValue(*module);
         return value;
     }

@@ -311,9 +311,12 @@ void checkStreamDefinition(const std::string& name, const Var& value,
 void failExpression(const std::string& stream, const std::string& property,
                     const std::string& record, const std::string& expression,
                     const std::string& problem) {
+    // A very long expression (a generated one) is named by its start: the line stays readable.
+    constexpr size_t kShownLength = 200;
     throw StreamMapError("stream_maps: stream " + quoted(stream) + ", property " +
                          quoted(property) + (record.empty() ? "" : ", record " + record) +
-                         ", expression " + quoted(expression) + ": " + problem);
+                         ", expression " + jsonvalue::pythonRepr(expression, kShownLength) + ": " +
+                         problem);
 }
 
 std::string OutputStream::schemaJson() const { return jsonvalue::write(schema); }

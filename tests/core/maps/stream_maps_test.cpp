@@ -137,6 +137,15 @@ TEST_CASE("start-up errors name the stream, the property and the expression") {
           "stream_maps: stream 'invoices': __else__ may only be null");
 }
 
+TEST_CASE("an expression nested 10,000 deep gives one line, its text cut to its start") {
+    const std::string deep = std::string(10000, '(') + "id" + std::string(10000, ')');
+    const std::string error = errorOf(R"({"invoices":{"deep":")" + deep + R"("}})");
+    CHECK(error == "stream_maps: stream 'invoices', property 'deep', expression '" +
+                       std::string(196, '(') +
+                       "...: the expression is nested more than 200 levels deep (at position "
+                       "202)");
+}
+
 TEST_CASE("a map naming no configured stream is reported") {
     CHECK(
         unusedStreamMaps(
