@@ -8,6 +8,7 @@
 
 #include "maps/builtins.hpp"
 #include "maps/code_points.hpp"
+#include "maps/limits.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {
@@ -162,12 +163,36 @@ Value strRsplit(const Value& self, const Arguments& args) {
     return splitString(self.text, args, true);
 }
 
+// How many times replace() replaces: every occurrence, or `count` of them at most.
+size_t replacements(const std::string& text, const std::string& from, int64_t count) {
+    if (from.empty()) return characterCount(text) + 1;
+    size_t found = 0;
+    for (size_t at = text.find(from);
+         at != std::string::npos && (count < 0 || static_cast<int64_t>(found) < count);
+         at = text.find(from, at + from.size())) {
+        ++found;
+    }
+    return found;
+}
+
+// A replacement longer than what it replaces grows the text: checked before it is built.
+void checkReplacedLength(const std::string& text, const std::string& from, const std::string& to,
+                         int64_t count) {
+    if (to.size() <= from.size() || count == 0) return;
+    const double grown =
+        static_cast<double>(characterCount(to)) - static_cast<double>(characterCount(from));
+    const double length = static_cast<double>(characterCount(text)) +
+                          static_cast<double>(replacements(text, from, count)) * grown;
+    checkGrownLength(length, std::max(characterCount(text), characterCount(to)));
+}
+
 Value strReplace(const Value& self, const Arguments& args) {
     argumentCount(args, 2, 3, "replace");
     const std::string& text = self.text;
     const std::string& from = stringArgument(args, 0, "replace");
     const std::string& to = stringArgument(args, 1, "replace");
     int64_t count = args.size() > 2 ? integerArgument(args[2], "count") : -1;
+    checkReplacedLength(text, from, to, count);
     std::string out;
     if (from.empty()) {
         // Python inserts `to` before every character and at the end.
@@ -313,11 +338,27 @@ Value strCount(const Value& self, const Arguments& args) {
     return Value::fromInt(n);
 }
 
+void checkJoinedLength(const std::string& separator, const ValueList& items) {
+    size_t bytes = items.empty() ? 0 : separator.size() * (items.size() - 1);
+    for (const Value& item : items) bytes += item.text.size();
+    if (bytes <= kMaxStringLength) return;  // no more characters than bytes
+    double length = static_cast<double>(characterCount(separator)) *
+                    static_cast<double>(items.empty() ? 0 : items.size() - 1);
+    size_t longest = characterCount(separator);
+    for (const Value& item : items) {
+        const size_t characters = characterCount(item.text);
+        length += static_cast<double>(characters);
+        longest = std::max(longest, characters);
+    }
+    checkGrownLength(length, static_cast<double>(longest));
+}
+
 Value strJoin(const Value& self, const Arguments& args) {
     argumentCount(args, 1, 1, "join");
     if (args[0].isNull()) throw NullOperand{};
     if (!args[0].isSequence()) typeError("can only join an iterable");
     const ValueList& items = *args[0].items;
+    checkJoinedLength(self.text, items);
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
         if (items[i].type != ValueType::String) {
@@ -335,6 +376,7 @@ Value strZfill(const Value& self, const Arguments& args) {
     const std::string& text = self.text;
     const int64_t width = integerArgument(args[0], "width");
     if (width <= static_cast<int64_t>(text.size())) return Value::fromString(text);
+    checkGrownLength(static_cast<double>(width), static_cast<double>(text.size()));
     const bool sign = !text.empty() && (text[0] == '+' || text[0] == '-');
     std::string zeros(static_cast<size_t>(width) - text.size(), '0');
     return Value::fromString(sign ? text.substr(0, 1) + zeros + text.substr(1) : zeros + text);
@@ -350,6 +392,7 @@ Value padded(const Value& self, const Arguments& args, Alignment alignment, cons
     if (fill.size() != 1) typeError(std::string(name) + "() argument 2 must be a single character");
     const auto size = static_cast<int64_t>(characterCount(text));
     if (width <= size) return Value::fromString(text);
+    checkGrownLength(static_cast<double>(width), static_cast<double>(size));
     const auto missing = static_cast<size_t>(width - size);
     if (alignment == Alignment::Left)
         return Value::fromString(text + std::string(missing, fill[0]));

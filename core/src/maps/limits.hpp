@@ -1,9 +1,28 @@
-// The bounds stream maps run within.
+// The bounds stream maps run within. The SDK evaluates expressions with simpleeval, whose caps
+// keep an expression from building values that would exhaust memory or time: the same caps
+// apply here, so that what the SDK refuses is refused, as one line naming the expression, and
+// not by running out of memory.
 #pragma once
 
 #include <cstddef>
 
 namespace tapdiffgen::core::maps {
+
+/// simpleeval's MAX_STRING_LENGTH: the longest string, list or tuple `+` and `*` may make (and,
+/// here, padding, replace and join, when they make a string longer than the ones they were
+/// given). A record's own values may be longer.
+inline constexpr size_t kMaxStringLength = 100000;
+
+/// simpleeval's MAX_POWER: `a ** b` is refused when |a| or |b| is larger.
+inline constexpr double kMaxPower = 4000000;
+
+/// simpleeval's IterableTooLong: throws EvalError when a result of `length` would be longer
+/// than kMaxStringLength.
+void checkResultLength(double length);
+
+/// The same for a method that makes a string from strings (padding, replace, join): only a
+/// result longer than the longest it was given counts as built.
+void checkGrownLength(double length, double longestGiven);
 
 /// How deeply an expression may nest: brackets, unary operators, conditional and power operands,
 /// and calls, subscripts and attributes chained on one value. Python itself refuses more than

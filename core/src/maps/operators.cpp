@@ -7,6 +7,7 @@
 
 #include "maps/code_points.hpp"
 #include "maps/datetime.hpp"
+#include "maps/limits.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {
@@ -117,22 +118,59 @@ Value floatArithmetic(BinaryOp op, double a, double b) {
     return Value::null();
 }
 
+// Python's len() of what has one.
+std::optional<size_t> lengthOf(const Value& v) {
+    switch (v.type) {
+        case ValueType::String:
+            return characterCount(v.text);
+        case ValueType::List:
+        case ValueType::Tuple:
+            return v.items->size();
+        case ValueType::Dict:
+            return v.entries->size();
+        default:
+            return std::nullopt;
+    }
+}
+
+// simpleeval's safe_mult: no repetition past MAX_STRING_LENGTH.
 Value repeat(const Value& sequence, int64_t times) {
+    const size_t length = *lengthOf(sequence);
+    if (times <= 0 || length == 0) {
+        return sequence.type == ValueType::String ? Value::fromString("")
+                                                  : Value::list({}, sequence.type);
+    }
+    checkResultLength(static_cast<double>(times) * static_cast<double>(length));
+    const auto count = static_cast<size_t>(times);
     if (sequence.type == ValueType::String) {
         std::string out;
-        for (int64_t i = 0; i < times; ++i) out += sequence.text;
+        out.reserve(sequence.text.size() * count);
+        for (size_t i = 0; i < count; ++i) out += sequence.text;
         return Value::fromString(std::move(out));
     }
     ValueList items;
-    for (int64_t i = 0; i < times; ++i) {
+    items.reserve(length * count);
+    for (size_t i = 0; i < count; ++i) {
         items.insert(items.end(), sequence.items->begin(), sequence.items->end());
     }
     return Value::list(std::move(items), sequence.type);
 }
 
+// simpleeval's safe_add: two operands that have a length may not add up past
+// MAX_STRING_LENGTH, whatever their types (it checks before Python would).
+void checkSum(const Value& a, const Value& b) {
+    if (a.type == ValueType::String && b.type == ValueType::String &&
+        a.text.size() + b.text.size() <= kMaxStringLength) {
+        return;  // as many characters as bytes at most: no need to count them
+    }
+    const std::optional<size_t> left = lengthOf(a), right = lengthOf(b);
+    if (left && right) checkResultLength(static_cast<double>(*left) + static_cast<double>(*right));
+}
+
 // + and * of strings, lists and tuples; nullopt when the operands are not such a pair.
 std::optional<Value> sequenceArithmetic(BinaryOp op, const Value& a, const Value& b) {
     if (op == BinaryOp::Add) {
+        checkSum(a, b);
         if (a.type == ValueType::String && b.type == ValueType::String) {
             return Value::fromString(a.text + b.text);
         }
@@ -309,10 +347,24 @@ Value sliceString(const std::string& text, const Value& start, const Value& stop
     return Value::fromString(std::move(out));
 }
 
+// simpleeval's safe_power: neither operand of ** above MAX_POWER.
+void checkPower(const Value& a, const Value& b) {
+    const bool tooHigh = a.isIntegral() ? a.integral() > kMaxPower || a.integral() < -kMaxPower
+                                        : std::fabs(a.asDouble()) > kMaxPower;
+    const bool exponentTooHigh = b.isIntegral()
+                                     ? b.integral() > kMaxPower || b.integral() < -kMaxPower
+                                     : std::fabs(b.asDouble()) > kMaxPower;
+    if (!tooHigh && !exponentTooHigh) return;
+    throw EvalError("NumberTooHigh: " + repr(a) + " ** " + repr(b) +
+                    " is refused: an operand is over simpleeval's MAX_POWER of " +
+                    std::to_string(static_cast<int64_t>(kMaxPower)));
+}
+
 }  // namespace
 
 Value arithmetic(BinaryOp op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
+        if (op == BinaryOp::Power) checkPower(a, b);
         if (a.isIntegral() && b.isIntegral()) return intArithmetic(op, a.integral(), b.integral());
         return floatArithmetic(op, a.asDouble(), b.asDouble());
     }

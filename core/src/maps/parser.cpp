@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "maps/code_points.hpp"
 #include "maps/limits.hpp"
 
 namespace tapdiffgen::core::maps {
@@ -406,6 +407,17 @@ private:
         return constant(Value::fromInt(parsed));
     }
 
+    // simpleeval refuses a literal longer than MAX_STRING_LENGTH (on every record; here once).
+    static NodePtr literal(std::string text) {
+        const size_t length = characterCount(text);
+        if (length > kMaxStringLength) {
+            throw ExpressionError("IterableTooLong: a literal of " + std::to_string(length) +
+                                  " characters is longer than simpleeval's MAX_STRING_LENGTH of " +
+                                  std::to_string(kMaxStringLength));
+        }
+        return constant(Value::fromString(std::move(text)));
+    }
+
     NodePtr atom(std::optional<ModulePath>& module) {
         const Token& token = next();
         switch (token.kind) {
@@ -417,7 +429,7 @@ private:
                 // Adjacent literals are one string, as in Python.
                 std::string text = token.text;
                 while (peek().kind == TokenKind::String) text += next().text;
-                return constant(Value::fromString(std::move(text)));
+                return literal(std::move(text));
             }
             case TokenKind::Name:
                 return name(token, module);

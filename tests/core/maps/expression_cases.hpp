@@ -60,12 +60,15 @@ inline std::string eval(const std::string& text, std::optional<size_t> self = st
     return out;
 }
 
+// The error Python raises evaluating the expression on the sample record. An expression that
+// reads no record raises it when it is compiled already.
 inline std::string evalError(const std::string& text) {
     TestRecord r = sampleRecord();
-    Expression e = Expression::compile(text, scopeOf(r));
     try {
-        e.evaluate(r);
+        Expression::compile(text, scopeOf(r)).evaluate(r);
     } catch (const EvalError& error) {
+        return error.what();
+    } catch (const ExpressionError& error) {
         return error.what();
     }
     return "(no error)";
@@ -80,5 +83,4 @@ inline std::string compileError(const std::string& text) {
     }
     return "(compiled)";
 }
-
 }  // namespace tapdiffgen::testing

@@ -71,3 +71,67 @@ TEST_CASE("a flat chain of 16,000 terms works, as Python parses it") {
         cases += "'c" + std::to_string(i) + "' if qty == " + std::to_string(i) + " else ";
     CHECK(eval(cases + "'none'") == R"("c3")");
 }
+
+TEST_CASE("simpleeval's MAX_STRING_LENGTH: no string or list past 100,000 by * or +") {
+    const std::string tooLong =
+        "IterableTooLong: the result would be longer than simpleeval's MAX_STRING_LENGTH of "
+        "100000";
+    // Constant: refused at start-up, as it would fail on every record.
+    CHECK(compileError("'x' * 10**10") == tooLong);
+    CHECK(compileError("[0] * 100001") == tooLong);
+    CHECK(compileError("'x' * 60000 + 'y' * 60000") == tooLong);
+    // Of the record: refused when it is evaluated, but None stays None (deletes carry nulls).
+    CHECK(evalError("name * 10**10") == tooLong);
+    CHECK(evalError("email + 'x' * 99990") == tooLong);
+    CHECK(evalError("[qty] * 100001") == tooLong);
+    CHECK(eval("note * 10**10") == "null");
+    CHECK(eval("len('ab' * 50000) + len(name * 0) + len(name * -3)") == "100000");
+    CHECK(eval("len('é' * 100000)") == "100000");
+    CHECK(eval("'' * 10**18 + ''") == R"("")");
+    CHECK(eval("[] * 10**18") == "[]");
+    CHECK(compileError("'" + std::string(kMaxStringLength + 1, 'x') + "'") ==
+          "IterableTooLong: a literal of 100001 characters is longer than simpleeval's "
+          "MAX_STRING_LENGTH of 100000");
+}
+
+TEST_CASE("padding, replace and join are held to the same length when they grow a string") {
+    const std::string tooLong =
+        "IterableTooLong: the result would be longer than simpleeval's MAX_STRING_LENGTH of "
+        "100000";
+    CHECK(evalError("name.ljust(10**10)") == tooLong);
+    CHECK(evalError("name.center(100001)") == tooLong);
+    CHECK(evalError("email.zfill(10**18)") == tooLong);
+    CHECK(eval("len(name.rjust(100000, '-'))") == "100000");
+    CHECK(evalError("(name * 1000).replace('a', name * 1000)") == tooLong);
+    CHECK(evalError("(name * 8000).replace('', '-')") == tooLong);
+    CHECK(eval("len((name * 8000).replace('a', ''))") == "80000");
+    CHECK(evalError("'-'.join([name * 8000, email * 8000])") == tooLong);
+    CHECK(eval("len(''.join([name * 8000]))") == "96000");
+}
+
+TEST_CASE("simpleeval's MAX_POWER: ** with an operand over 4,000,000 is refused") {
+    CHECK(compileError("2 ** 5000000") ==
+          "NumberTooHigh: 2 ** 5000000 is refused: an operand is over simpleeval's MAX_POWER of "
+          "4000000");
+    CHECK(evalError("qty ** 4000001") ==
+          "NumberTooHigh: 3 ** 4000001 is refused: an operand is over simpleeval's MAX_POWER of "
+          "4000000");
+    CHECK(evalError("(qty * 2000000.0) ** 0") ==
+          "NumberTooHigh: 6000000.0 ** 0 is refused: an operand is over simpleeval's MAX_POWER "
+          "of 4000000");
+    CHECK(eval("qty ** 4") == "81");
+    CHECK(eval("note ** 5000000") == "null");
+}
+
+TEST_CASE("a constant expression is computed once; one that always fails is refused at start") {
+    CHECK(compileError("1 / 0") == "ZeroDivisionError: division by zero");
+    // A failing constant part of an expression that reads the record fails on the record.
+    CHECK(compileError("int('x') + qty") == "(compiled)");
+    CHECK(evalError("int('x') + qty") == "ValueError: invalid literal for int() with base 10: 'x'");
+    CHECK(eval("1 / 0 if False else 2") == "2");
+    CHECK(eval("qty if vip else 1 / 0") == "3");
+    CHECK(evalError("1 / 0 if vip else qty") == "ZeroDivisionError: division by zero");
+    CHECK(eval("None * 2") == "null");
+    CHECK(eval("(None * 2) is None") == "null");
+    CHECK(eval("len(config['salt'] * 3) + 1") == "7");
+}

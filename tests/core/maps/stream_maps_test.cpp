@@ -137,6 +137,17 @@ TEST_CASE("start-up errors name the stream, the property and the expression") {
           "stream_maps: stream 'invoices': __else__ may only be null");
 }
 
+TEST_CASE("an expression that fails whatever the record is refused at start-up") {
+    CHECK(errorOf(R"({"invoices":{"big":"'x' * 10**10"}})") ==
+          "stream_maps: stream 'invoices', property 'big', expression \"'x' * 10**10\": "
+          "IterableTooLong: the result would be longer than simpleeval's MAX_STRING_LENGTH of "
+          "100000");
+    CHECK(errorOf(R"({"invoices":{"__filter__":"2 ** 5000000 > 1"}})") ==
+          "stream_maps: stream 'invoices', property '__filter__', expression '2 ** 5000000 > 1': "
+          "NumberTooHigh: 2 ** 5000000 is refused: an operand is over simpleeval's MAX_POWER of "
+          "4000000");
+}
+
 TEST_CASE("an expression nested 10,000 deep gives one line, its text cut to its start") {
     const std::string deep = std::string(10000, '(') + "id" + std::string(10000, ')');
     const std::string error = errorOf(R"({"invoices":{"deep":")" + deep + R"("}})");
