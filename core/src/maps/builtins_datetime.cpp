@@ -1,7 +1,9 @@
 // The datetime module as expressions use it: datetime.datetime, datetime.date and
 // datetime.timedelta, their constructors, methods and attributes.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include "maps/builtins.hpp"
 #include "maps/datetime.hpp"
@@ -13,22 +15,54 @@ int64_t floorDays(int64_t micros) {
     return micros / kMicrosPerDay - (micros % kMicrosPerDay < 0 ? 1 : 0);
 }
 
-Value fromParts(const Arguments& args, bool dateOnly) {
-    argumentCount(args, 3, dateOnly ? 3 : 7, dateOnly ? "date" : "datetime");
-    int64_t parts[7] = {0, 0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < args.size(); ++i) parts[i] = integerArgument(args[i], "argument");
-    if (parts[1] < 1 || parts[1] > 12) valueError("month must be in 1..12");
-    if (parts[2] < 1 || parts[2] > 31) valueError("day is out of range for month");
-    const int64_t days = daysFromCivil(parts[0], parts[1], parts[2]);
-    if (dateOnly) return makeDate(days);
-    return makeDateTime(days * kMicrosPerDay +
-                            ((parts[3] * 60 + parts[4]) * 60 + parts[5]) * kMicrosPerSecond +
-                            parts[6],
-                        std::nullopt);
+// datetime's fields in the order of its positional arguments.
+constexpr std::string_view kFieldNames[] = {"year",   "month",  "day",        "hour",
+                                            "minute", "second", "microsecond"};
+
+// datetime(...) or date(...): its fields given by position, then by keyword, as Python takes
+// them; year, month and day required, the time of day 0 where left out.
+Value fromArguments(const Arguments& args, const Keywords& keywords, bool dateOnly) {
+    const char* name = dateOnly ? "date" : "datetime";
+    const size_t fieldCount = dateOnly ? 3 : 7;
+    argumentCount(args, 3, fieldCount, name);
+    const size_t positional = args.size() - keywords.size();
+    std::array<std::optional<int64_t>, 7> fields{};
+    for (size_t i = 0; i < positional; ++i) fields[i] = integerArgument(args[i], "argument");
+    for (size_t k = 0; k < keywords.size(); ++k) {
+        const auto* at =
+            std::find(std::begin(kFieldNames), std::begin(kFieldNames) + fieldCount, keywords[k]);
+        const auto field = static_cast<size_t>(at - std::begin(kFieldNames));
+        if (field == fieldCount) {
+            typeError("'" + keywords[k] + "' is an invalid keyword argument for " + name + "()");
+        }
+        if (fields[field]) {
+            typeError("argument for " + std::string(name) + "() given by name ('" + keywords[k] +
+                      "') and position (" + std::to_string(field + 1) + ")");
+        }
+        fields[field] = integerArgument(args[positional + k], "argument");
+    }
+    for (size_t i = 0; i < 3; ++i) {
+        if (!fields[i]) {
+            typeError(std::string(name) + "() missing required argument '" +
+                      std::string(kFieldNames[i]) + "' (pos " + std::to_string(i + 1) + ")");
+        }
+    }
+    const CivilTime civil{*fields[0],
+                          *fields[1],
+                          *fields[2],
+                          fields[3].value_or(0),
+                          fields[4].value_or(0),
+                          fields[5].value_or(0),
+                          fields[6].value_or(0)};
+    return fromFields(civil, dateOnly);
 }
 
-Value datetimeCall(const Arguments& args, const Keywords&) { return fromParts(args, false); }
-Value dateCall(const Arguments& args, const Keywords&) { return fromParts(args, true); }
+Value datetimeCall(const Arguments& args, const Keywords& keywords) {
+    return fromArguments(args, keywords, false);
+}
+Value dateCall(const Arguments& args, const Keywords& keywords) {
+    return fromArguments(args, keywords, true);
+}
 
 Value nowCall(const Arguments& args, const Keywords&) {
     argumentCount(args, 0, 0, "now");
@@ -94,7 +128,7 @@ Value timedeltaCall(const Arguments& args, const Keywords& keywords) {
         }
         add(args[positional + i], unit->micros);
     }
-    return makeTimeDelta(static_cast<int64_t>(std::llround(micros)));
+    return checkedTimeDelta(micros);
 }
 
 Value timeIsoformat(const Value& self, const Arguments& args) {
@@ -169,7 +203,7 @@ constexpr Function kDatetimeFunctions[] = {
     {"datetime.datetime.now", nowCall, nullptr, false, false},
     {"datetime.datetime.utcnow", utcnowCall, nullptr, false, false},
     {"datetime.datetime.fromisoformat", datetimeFromIsoCall, datetimeFromIso, false, true},
-    {"datetime.date", dateCall, nullptr, false, true},
+    {"datetime.date", dateCall, nullptr, true, true},
     {"datetime.date.today", todayCall, nullptr, false, false},
     {"datetime.date.fromisoformat", dateFromIsoCall, dateFromIso, false, true},
     {"datetime.timedelta", timedeltaCall, nullptr, true, true},

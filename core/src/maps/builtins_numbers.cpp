@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <random>
 
@@ -168,7 +169,10 @@ Value absCall(const Arguments& args, const Keywords&) {
     argumentCount(args, 1, 1, "abs");
     const Value& x = args[0];
     if (x.isNull()) throw NullOperand{};
-    if (x.isIntegral()) return Value::fromInt(std::llabs(x.integral()));
+    if (x.isIntegral()) {
+        if (x.integral() == INT64_MIN) overflowError("integer result does not fit in 64 bits");
+        return Value::fromInt(std::llabs(x.integral()));
+    }
     if (x.type == ValueType::Decimal) {
         return Value::fromDecimal(x.text[0] == '-' ? x.text.substr(1) : x.text);
     }

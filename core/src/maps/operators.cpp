@@ -48,10 +48,28 @@ Value checkedInt(Operation operation, int64_t a, int64_t b) {
     return Value::fromInt(result);
 }
 
-Value intPower(int64_t base, int64_t exponent) {
-    if (exponent < 0) {
-        return Value::fromFloat(std::pow(static_cast<double>(base), static_cast<double>(exponent)));
+// Python's float.__pow__: its errors where C's pow() gives an infinity, a NaN or a complex
+// number's real part without a word.
+Value floatPower(double base, double exponent) {
+    if (base == 0 && exponent < 0) {
+        throw EvalError("ZeroDivisionError: 0.0 cannot be raised to a negative power");
     }
+    if (std::isfinite(base) && base < 0 && std::isfinite(exponent) &&
+        exponent != std::floor(exponent)) {
+        typeError(
+            "a negative number to a fractional power is a complex number, which JSON "
+            "cannot hold");
+    }
+    const double result = std::pow(base, exponent);
+    if (std::isinf(result) && std::isfinite(base) && std::isfinite(exponent)) {
+        overflowError("(34, 'Numerical result out of range')");
+    }
+    return Value::fromFloat(result);
+}
+
+Value intPower(int64_t base, int64_t exponent) {
+    // A negative exponent makes Python's int ** a float **.
+    if (exponent < 0) return floatPower(static_cast<double>(base), static_cast<double>(exponent));
     int64_t result = 1;
     for (int64_t e = exponent; e > 0; e >>= 1) {
         if ((e & 1) && __builtin_mul_overflow(result, base, &result)) integerOverflow();
@@ -79,11 +97,13 @@ Value intArithmetic(BinaryOp op, int64_t a, int64_t b) {
             return Value::fromFloat(static_cast<double>(a) / static_cast<double>(b));
         case BinaryOp::FloorDivide: {
             if (b == 0) throw EvalError("ZeroDivisionError: integer division or modulo by zero");
+            if (a == INT64_MIN && b == -1) integerOverflow();  // and C would trap
             const int64_t q = a / b;
             return Value::fromInt((a % b != 0) && ((a < 0) != (b < 0)) ? q - 1 : q);
         }
         case BinaryOp::Modulo: {
             if (b == 0) throw EvalError("ZeroDivisionError: integer division or modulo by zero");
+            if (b == -1) return Value::fromInt(0);  // C traps on INT64_MIN % -1
             const int64_t m = a % b;
             return Value::fromInt(m != 0 && ((m < 0) != (b < 0)) ? m + b : m);
         }
@@ -113,7 +133,7 @@ Value floatArithmetic(BinaryOp op, double a, double b) {
             return Value::fromFloat(m != 0 && ((m < 0) != (b < 0)) ? m + b : m);
         }
         case BinaryOp::Power:
-            return Value::fromFloat(std::pow(a, b));
+            return floatPower(a, b);
     }
     return Value::null();
 }
@@ -206,12 +226,17 @@ std::optional<Value> timeArithmetic(BinaryOp op, const Value& a, const Value& b)
     const bool aTime = a.type == ValueType::DateTime || a.type == ValueType::Date;
     if (aTime && b.type == ValueType::TimeDelta && additive) {
         Value result = a;
-        result.integer += op == BinaryOp::Add ? b.integer : -b.integer;
+        const int64_t delta = op == BinaryOp::Add ? b.integer : -b.integer;
+        if (__builtin_add_overflow(a.integer, delta, &result.integer)) {
+            overflowError("date value out of range");
+        }
         if (a.type == ValueType::Date) result.integer -= result.integer % kMicrosPerDay;
-        return result;
+        return checkedDate(result);
     }
     if (a.type == ValueType::TimeDelta && b.type == ValueType::TimeDelta && additive) {
-        return makeTimeDelta(op == BinaryOp::Add ? a.integer + b.integer : a.integer - b.integer);
+        const long double sign = op == BinaryOp::Add ? 1 : -1;
+        return checkedTimeDelta(static_cast<long double>(a.integer) +
+                                sign * static_cast<long double>(b.integer));
     }
     if (a.type == ValueType::TimeDelta && b.type == ValueType::DateTime && op == BinaryOp::Add) {
         return timeArithmetic(op, b, a);

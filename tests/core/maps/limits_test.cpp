@@ -135,3 +135,53 @@ TEST_CASE("a constant expression is computed once; one that always fails is refu
     CHECK(eval("(None * 2) is None") == "null");
     CHECK(eval("len(config['salt'] * 3) + 1") == "7");
 }
+
+TEST_CASE("Python's errors where C would give an infinity, a NaN or a trap without a word") {
+    const std::string outOfRange = "OverflowError: (34, 'Numerical result out of range')";
+    CHECK(evalError("2.0 ** 100000") == outOfRange);
+    CHECK(evalError("float(qty) ** 100000") == outOfRange);
+    CHECK(eval("2.0 ** -100000") == "0.0");
+    CHECK(eval("float('inf') * 2") == "null");  // Python's inf, which JSON cannot hold
+    CHECK(evalError("0 ** -1") == "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+    CHECK(evalError("(qty - 3.0) ** -2") ==
+          "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+    CHECK(evalError("(-8.0) ** (1 / 3)") ==
+          "TypeError: a negative number to a fractional power is a complex number, which JSON "
+          "cannot hold");
+    CHECK(eval("(-8.0) ** 2") == "64.0");
+    const std::string smallest = "(2 - qty - 9223372036854775807)";
+    CHECK(evalError(smallest + " // -1") ==
+          "OverflowError: integer result does not fit in 64 bits");
+    CHECK(eval(smallest + " % -1") == "0");
+    CHECK(evalError("abs" + smallest) == "OverflowError: integer result does not fit in 64 bits");
+}
+
+TEST_CASE("datetime's ranges and keyword arguments are Python's") {
+    CHECK(evalError("datetime.datetime(2023, 2, 29)") ==
+          "ValueError: day is out of range for month");
+    CHECK(evalError("datetime.date(0, 1, 1)") == "ValueError: year 0 is out of range");
+    CHECK(evalError("datetime.datetime(2024, 1, 1, 24)") == "ValueError: hour must be in 0..23");
+    CHECK(evalError("datetime.datetime(2024, 1, 1, 0, 0, 0, 1000000)") ==
+          "ValueError: microsecond must be in 0..999999");
+    CHECK(eval("datetime.datetime(2024, 1, 2, minute=5).isoformat()") ==
+          R"("2024-01-02T00:05:00")");
+    CHECK(eval("str(datetime.date(day=29, month=2, year=2024))") == R"("2024-02-29")");
+    CHECK(evalError("datetime.datetime(2024, 1, 2, year=1)") ==
+          "TypeError: argument for datetime() given by name ('year') and position (1)");
+    CHECK(evalError("datetime.date(2024, 1, hour=1)") ==
+          "TypeError: 'hour' is an invalid keyword argument for date()");
+    CHECK(evalError("datetime.date(9999, 12, 31) + datetime.timedelta(days=1)") ==
+          "OverflowError: date value out of range");
+    CHECK(evalError("datetime.datetime(1, 1, 1) - datetime.timedelta(microseconds=1)") ==
+          "OverflowError: date value out of range");
+    CHECK(evalError("datetime.timedelta(days=10**9)") ==
+          "OverflowError: days=1000000000; must have magnitude <= 999999999");
+    CHECK(evalError("datetime.timedelta(days=qty * 10**8)") ==
+          "OverflowError: days=300000000; must have magnitude <= 106751991");
+    CHECK(evalError("datetime.timedelta(days=10**8) + datetime.timedelta(days=10**8)") ==
+          "OverflowError: days=200000000; must have magnitude <= 106751991");
+    CHECK(evalError("datetime.timedelta(seconds=float('nan'))") ==
+          "ValueError: cannot convert float NaN to integer");
+    CHECK(evalError("datetime.timedelta(hours=float('-inf'))") ==
+          "OverflowError: cannot convert float infinity to integer");
+}
