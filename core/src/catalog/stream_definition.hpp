@@ -29,9 +29,6 @@ struct StreamDefinition {
     std::vector<bool> columnSelected;        // parallel to columns
     bool selected = true;
 
-    /// The stream name Singer sees: table_name with '.' replaced by '-'.
-    static std::string streamNameFor(const std::string& tableName);
-
     /// Selected columns in ordinal order (the key is always among them).
     std::vector<const ColumnDescription*> selectedColumns() const;
     /// The stream's JSON Schema for the selected columns plus the metadata properties.

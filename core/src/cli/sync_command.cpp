@@ -118,7 +118,7 @@ std::unique_ptr<DialectConnection> connect(const std::shared_ptr<const Plugin>& 
 std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     std::vector<std::string> names;
     for (const auto& table : config.tables) {
-        names.push_back(StreamDefinition::streamNameFor(table.tableName));
+        names.push_back(table.streamName());
     }
     return names;
 }
@@ -161,9 +161,14 @@ void attachStreamMaps(const TapConfig& config, const std::vector<StreamDefinitio
                      "' is not a configured stream; its map applies to "
                      "nothing");
     }
+    std::vector<maps::OutputName> outputs;
     for (auto& stream : streams) {
         stream.mapper = maps::mapperFor(config, *stream.definition, configured);
+        for (auto& name : maps::outputNamesOf(stream.definition->name, stream.mapper.get())) {
+            outputs.push_back(std::move(name));
+        }
     }
+    maps::checkOutputNames(outputs);
 }
 
 int runSync(const CommandLine& line, const TapConfig& config,

@@ -267,6 +267,7 @@ OutputStream sameStream(const SourceStream& source) {
     OutputStream out;
     out.unchanged = true;
     out.name = source.name;
+    out.origin = "stream " + quoted(source.name);
     out.keyProperties = source.keyProperties;
     out.schema = source.schema;
     const std::vector<std::string> names = propertyNames(*source.schema);
@@ -384,6 +385,8 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
             if (definition->has(kSource)) {
                 if (definition->get(kSource).toString() == source.name) {
                     extra.push_back(CustomStream(key, source, config).build(*definition));
+                    extra.back().origin =
+                        quoted(key) + " through its __source__ " + quoted(source.name);
                 }
                 continue;
             }
@@ -391,6 +394,8 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
             const std::string alias =
                 definition->has(kAlias) ? definition->get(kAlias).toString() : key;
             primary = CustomStream(alias, source, config).build(*definition);
+            primary->origin =
+                "stream " + quoted(key) + (alias == key ? "" : " through its __alias__");
             primaryRemoved = false;
         }
     }

@@ -47,6 +47,9 @@ struct OutputProperty {
 
 struct OutputStream {
     std::string name;
+    /// What makes it, for messages: "stream 'a'", "stream 'a' through its __alias__", "'copy'
+    /// through its __source__ 'a'".
+    std::string origin;
     std::vector<std::string> keyProperties;
     std::vector<OutputProperty> properties;  // in record order
     SchemaPtr schema;

@@ -1,5 +1,9 @@
 #include "maps/stream_setup.hpp"
 
+#include <map>
+
+#include "config/json_value.hpp"
+
 namespace tapdiffgen::core::maps {
 
 StreamMapSettings settingsOf(const TapConfig& config) {
@@ -40,6 +44,23 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     }
     layout.addDeletedAt = definition.addDeletedAt;
     return std::make_shared<StreamMapper>(std::move(source), std::move(outputs), layout);
+}
+
+std::vector<OutputName> outputNamesOf(const std::string& stream, const StreamMapper* mapper) {
+    if (mapper == nullptr) return {{stream, "stream " + jsonvalue::pythonRepr(stream, SIZE_MAX)}};
+    std::vector<OutputName> names;
+    for (const auto& output : mapper->outputs()) names.push_back({output.name, output.origin});
+    return names;
+}
+
+void checkOutputNames(const std::vector<OutputName>& outputs) {
+    std::map<std::string, const OutputName*> byName;
+    for (const auto& output : outputs) {
+        auto [first, fresh] = byName.emplace(output.name, &output);
+        if (fresh) continue;
+        throw StreamMapError("stream_maps: " + first->second->origin + " and " + output.origin +
+                             " both write stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX));
+    }
 }
 
 }  // namespace tapdiffgen::core::maps

@@ -4,6 +4,7 @@
 
 #include "config/json_value.hpp"
 #include "maps/stream_maps.hpp"
+#include "maps/stream_setup.hpp"
 #include "maps/value_json.hpp"
 
 using namespace tapdiffgen::core;
@@ -221,4 +222,26 @@ TEST_CASE("a stream the maps leave alone is marked unchanged (it keeps the direc
     flat.flatteningEnabled = true;
     flat.flatteningMaxDepth = 1;
     CHECK_FALSE(compileStreamMaps(flat, invoices(), {"invoices"})[0].unchanged);
+}
+
+TEST_CASE("two output streams under one name are refused, both named") {
+    auto aliased = compile(R"({"invoices":{"__alias__":"customers"},
+        "copy":{"__source__":"invoices"}})");
+    REQUIRE(aliased.size() == 2);
+    CHECK(aliased[0].origin == "stream 'invoices' through its __alias__");
+    CHECK(aliased[1].origin == "'copy' through its __source__ 'invoices'");
+    CHECK(compile(R"({"invoices":{}})")[0].origin == "stream 'invoices'");
+
+    std::vector<OutputName> outputs = outputNamesOf("customers", nullptr);
+    outputs.push_back({aliased[0].name, aliased[0].origin});
+    try {
+        checkOutputNames(outputs);
+        FAIL("no error");
+    } catch (const StreamMapError& e) {
+        CHECK(std::string(e.what()) ==
+              "stream_maps: stream 'customers' and stream 'invoices' through its __alias__ both "
+              "write stream 'customers'");
+    }
+    outputs.back().name = "bills";
+    CHECK_NOTHROW(checkOutputNames(outputs));
 }
