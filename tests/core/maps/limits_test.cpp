@@ -123,7 +123,7 @@ TEST_CASE("simpleeval's MAX_POWER: ** with an operand over 4,000,000 is refused"
     CHECK(eval("note ** 5000000") == "null");
 }
 
-TEST_CASE("a constant expression is computed once; one that always fails is refused at start") {
+TEST_CASE("a constant expression is computed once, and refused at start-up if it always fails") {
     CHECK(compileError("1 / 0") == "ZeroDivisionError: division by zero");
     // A failing constant part of an expression that reads the record fails on the record.
     CHECK(compileError("int('x') + qty") == "(compiled)");
