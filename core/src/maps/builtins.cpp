@@ -1,5 +1,7 @@
 #include "maps/builtins.hpp"
 
+#include <initializer_list>
+
 namespace tapdiffgen::core::maps {
 namespace {
 
@@ -39,6 +41,23 @@ Implementation forReceiver(const std::array<Implementation, kReceiverCount>& byR
     return receiver ? byReceiver[indexOf(*receiver)] : nullptr;
 }
 
+// The implementations the tables list under `name`, by receiver; nullopt when none does.
+template <typename Resolved, auto implementation, typename Entry>
+std::optional<Resolved> gather(std::string_view name,
+                               std::initializer_list<std::span<const Entry>> tables) {
+    Resolved resolved{std::string(name), {}};
+    bool found = false;
+    for (const auto& table : tables) {
+        for (const Entry& entry : table) {
+            if (entry.name != name) continue;
+            resolved.byReceiver[indexOf(entry.receiver)] = entry.*implementation;
+            found = true;
+        }
+    }
+    if (!found) return std::nullopt;
+    return resolved;
+}
+
 }  // namespace
 
 const Function* findFunction(std::string_view name) {
@@ -52,29 +71,12 @@ const Function* findFunction(std::string_view name) {
 }
 
 std::optional<Method> findMethod(std::string_view name) {
-    Method method{std::string(name), {}};
-    bool found = false;
-    for (const auto& table : {stringMethods(), containerMethods(), datetimeMethods()}) {
-        for (const MethodEntry& entry : table) {
-            if (entry.name != name) continue;
-            method.byReceiver[indexOf(entry.receiver)] = entry.call;
-            found = true;
-        }
-    }
-    if (!found) return std::nullopt;
-    return method;
+    return gather<Method, &MethodEntry::call>(
+        name, {stringMethods(), containerMethods(), datetimeMethods()});
 }
 
 std::optional<Attribute> findAttribute(std::string_view name) {
-    Attribute attribute{std::string(name), {}};
-    bool found = false;
-    for (const AttributeEntry& entry : datetimeAttributes()) {
-        if (entry.name != name) continue;
-        attribute.byReceiver[indexOf(entry.receiver)] = entry.read;
-        found = true;
-    }
-    if (!found) return std::nullopt;
-    return attribute;
+    return gather<Attribute, &AttributeEntry::read>(name, {datetimeAttributes()});
 }
 
 Value callMethod(const Method& method, const Value& self, const Arguments& args) {
