@@ -51,6 +51,12 @@ inline Scope scopeOf(const TestRecord& r, std::optional<size_t> self = std::null
     return scope;
 }
 
+inline std::string repeated(const std::string& part, size_t times) {
+    std::string out;
+    for (size_t i = 0; i < times; ++i) out += part;
+    return out;
+}
+
 // The JSON the tap would write for the expression's value on the sample record.
 inline std::string eval(const std::string& text, std::optional<size_t> self = std::nullopt) {
     TestRecord r = sampleRecord();

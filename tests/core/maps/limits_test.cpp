@@ -11,12 +11,6 @@ using namespace tapdiffgen::testing;
 
 namespace {
 
-std::string repeated(const std::string& part, size_t times) {
-    std::string out;
-    for (size_t i = 0; i < times; ++i) out += part;
-    return out;
-}
-
 // `first`, then `separator` and `item` until there are `terms` terms.
 std::string chain(const std::string& first, const std::string& separator, const std::string& item,
                   size_t terms) {

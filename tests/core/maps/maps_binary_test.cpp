@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "expression_cases.hpp"
 #include "support/tap_process.hpp"
 
 using namespace tapdiffgen::testing;
@@ -24,7 +25,7 @@ const char* kTables = R"("tables":[{"table_name":"cust","pk_column":"id"},
                                    {"table_name":"other","pk_column":"id"}])";
 
 // A sync of both tables with these settings added (JSON members, each with its comma).
-TapRun sync(const std::string& settings, const char* tables = kTables) {
+TapRun syncWith(const std::string& settings, const char* tables = kTables) {
     ScratchDir dir;
     const std::string database = dir.write("database.json", kDatabase);
     const std::string config = dir.write(
@@ -34,13 +35,7 @@ TapRun sync(const std::string& settings, const char* tables = kTables) {
 }
 
 TapRun withMap(const std::string& property, const std::string& expression) {
-    return sync(R"(,"stream_maps":{"cust":{")" + property + R"(":")" + expression + R"("}})");
-}
-
-std::string repeated(const std::string& part, size_t times) {
-    std::string out;
-    for (size_t i = 0; i < times; ++i) out += part;
-    return out;
+    return syncWith(R"(,"stream_maps":{"cust":{")" + property + R"(":")" + expression + R"("}})");
 }
 
 // Exit code 1 and the one error line; a start-up error also leaves stdout empty.
@@ -100,20 +95,20 @@ TEST_CASE("binary: 2.0 ** 100000 is Python's OverflowError, not null") {
 }
 
 TEST_CASE("binary: two output streams under one name are refused before any output") {
-    checkRefused(sync(R"(,"stream_maps":{"cust":{"__alias__":"other"}})"),
+    checkRefused(syncWith(R"(,"stream_maps":{"cust":{"__alias__":"other"}})"),
                  "stream_maps: stream 'cust' through its __alias__ and stream 'other' both write "
                  "stream 'other'",
                  true);
-    checkRefused(sync(R"(,"stream_maps":{"cust":{"__alias__":"copy"},
+    checkRefused(syncWith(R"(,"stream_maps":{"cust":{"__alias__":"copy"},
                                           "copy":{"__source__":"other"}})"),
                  "stream_maps: stream 'cust' through its __alias__ and 'copy' through its "
                  "__source__ 'other' both write stream 'copy'",
                  true);
-    checkRefused(sync("", R"("tables":[{"table_name":"a.b","pk_column":"id"},
+    checkRefused(syncWith("", R"("tables":[{"table_name":"a.b","pk_column":"id"},
                                        {"table_name":"a-b","pk_column":"id"}])"),
                  "tables 'a.b' and 'a-b' both become stream 'a-b' in config['tables'][1]", true);
     // Renamed onto a stream the maps remove, the name is free.
-    const TapRun run = sync(R"(,"stream_maps":{"cust":{"__alias__":"other"},"other":null})");
+    const TapRun run = syncWith(R"(,"stream_maps":{"cust":{"__alias__":"other"},"other":null})");
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(run.records("other").size() == 2);
 }
