@@ -46,11 +46,14 @@ struct Node;
 
 class Expression {
 public:
-    /// Throws ExpressionError.
+    /// What reads no record is computed here, once. Throws ExpressionError: a syntax error, an
+    /// unknown name, nesting past limits.hpp's bound, or the error an expression that reads no
+    /// record would raise on every record.
     static Expression compile(std::string_view text, const Scope& scope);
 
     /// Python's result. An operation that Python rejects because an operand is None gives None
-    /// (deletes carry nulls); any other failure throws EvalError with Python's message.
+    /// (deletes carry nulls); any other failure throws EvalError with Python's message
+    /// (MemoryError where memory runs out).
     Value evaluate(RecordSource& source) const;
 
     /// The slot when the expression is just a property's name (passed through untouched).
