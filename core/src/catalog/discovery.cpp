@@ -85,7 +85,7 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     const TableSetting& setting = config.tables[index];
     const std::string where = whereOf(index);
     StreamDefinition stream;
-    stream.name = StreamDefinition::streamNameFor(setting.tableName);
+    stream.name = setting.streamName();
     stream.tableName = setting.tableName;
     stream.journalName = setting.journalName;
     stream.table = TableRef::parse(setting.tableName);

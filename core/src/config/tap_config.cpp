@@ -274,11 +274,21 @@ std::vector<TableSetting> readTables(const Array& array, const std::string& path
     std::vector<TableSetting> tables;
     std::set<std::string> seen;
     std::map<std::string, std::string> tableOfJournalName;
+    std::map<std::string, std::string> tableOfStream;
     for (std::size_t i = 0; i < array.size(); ++i) {
         TableSetting table =
             readTableEntry(array.get(static_cast<unsigned>(i)), indexPath(path, i), warnings);
         if (!seen.insert(table.tableName).second) {
             fail("table " + jsonvalue::pythonRepr(table.tableName) + " is configured twice", path);
+        }
+        // Two tables under one stream name would interleave their SCHEMA and RECORD messages
+        // and share one bookmark.
+        auto [sameStream, distinct] = tableOfStream.emplace(table.streamName(), table.tableName);
+        if (!distinct) {
+            fail("tables " + jsonvalue::pythonRepr(sameStream->second) + " and " +
+                     jsonvalue::pythonRepr(table.tableName) + " both become stream " +
+                     jsonvalue::pythonRepr(table.streamName()),
+                 indexPath(path, i));
         }
         // diffgen rows are told apart by tablename alone: two tables under one name would
         // each receive the other's events.
@@ -517,6 +527,12 @@ TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::stri
     TapConfig result = parseConfigObject(merged, plugin);
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());
     return result;
+}
+
+std::string TableSetting::streamName() const {
+    std::string name = tableName;
+    std::replace(name.begin(), name.end(), '.', '-');
+    return name;
 }
 
 }  // namespace tapdiffgen::core

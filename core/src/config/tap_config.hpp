@@ -42,6 +42,9 @@ struct TableSetting {
     std::string journalName;
     /// False when journalName is the default (tableName without its schema).
     bool journalNameGiven = false;
+
+    /// The stream name Singer sees: table_name with '.' replaced by '-'.
+    std::string streamName() const;
 };
 
 struct TapConfig {

@@ -41,6 +41,7 @@ private:
     class Record;
 
     SourceStream source_;
+    std::vector<std::string> names_;  // the input record's properties, by slot
     std::vector<OutputStream> outputs_;
     std::vector<std::vector<std::string>> prefixes_;  // per output: ,"name":
     InputLayout layout_;

@@ -1,6 +1,6 @@
 #include "maps/stream_setup.hpp"
 
-#include <Poco/JSON/Object.h>
+#include <map>
 
 #include "config/json_value.hpp"
 
@@ -19,12 +19,7 @@ SourceStream sourceStreamOf(const StreamDefinition& definition) {
     SourceStream source;
     source.name = definition.name;
     source.keyProperties = definition.key.names();
-    source.schemaJson = definition.schemaJson();
-    const auto schema = jsonvalue::parse(source.schemaJson).extract<Poco::JSON::Object::Ptr>();
-    const auto properties = schema->getObject("properties");
-    for (const auto& name : properties->getNames()) {
-        source.properties.push_back({name, jsonvalue::write(properties->get(name))});
-    }
+    source.schema = parseSchema(definition.schemaJson());
     return source;
 }
 
@@ -49,6 +44,23 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     }
     layout.addDeletedAt = definition.addDeletedAt;
     return std::make_shared<StreamMapper>(std::move(source), std::move(outputs), layout);
+}
+
+std::vector<OutputName> outputNamesOf(const std::string& stream, const StreamMapper* mapper) {
+    if (mapper == nullptr) return {{stream, "stream " + jsonvalue::pythonRepr(stream, SIZE_MAX)}};
+    std::vector<OutputName> names;
+    for (const auto& output : mapper->outputs()) names.push_back({output.name, output.origin});
+    return names;
+}
+
+void checkOutputNames(const std::vector<OutputName>& outputs) {
+    std::map<std::string, const OutputName*> byName;
+    for (const auto& output : outputs) {
+        auto [first, fresh] = byName.emplace(output.name, &output);
+        if (fresh) continue;
+        throw StreamMapError("stream_maps: " + first->second->origin + " and " + output.origin +
+                             " both write stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX));
+    }
 }
 
 }  // namespace tapdiffgen::core::maps
