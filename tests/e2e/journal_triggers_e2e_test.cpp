@@ -14,10 +14,10 @@ namespace {
 
 // A target the tap keeps up to date, run after run from the last STATE. A row is its key
 // values and one more column, joined by '|', as the source query renders it too.
-class Replica {
+class KeyedReplica {
 public:
-    Replica(const JournalledSchema& schema, std::string table, std::vector<std::string> key,
-            std::string column)
+    KeyedReplica(const JournalledSchema& schema, std::string table, std::vector<std::string> key,
+                 std::string column)
         : schema_(schema),
           table_(std::move(table)),
           key_(std::move(key)),
@@ -83,7 +83,7 @@ private:
     std::map<std::string, std::string> rows_;
 };
 
-void checkSynced(Replica& replica) {
+void checkSynced(KeyedReplica& replica) {
     replica.sync();
     CHECK(replica.rows() == replica.source());
 }
@@ -91,11 +91,11 @@ void checkSynced(Replica& replica) {
 // Writes `changes`, checks that they journalled `deletes` deletes in all, and syncs each
 // replica.
 void changeAndSync(const JournalledSchema& schema, const std::vector<std::string>& changes,
-                   int deletes, const std::vector<Replica*>& replicas) {
+                   int deletes, const std::vector<KeyedReplica*>& replicas) {
     for (const auto& change : changes) schema.exec(change);
     CHECK(queryScalar(schema.env(), "SELECT COUNT(*) FROM " + schema.diffgenTable() +
                                         " WHERE op = 'd'") == std::to_string(deletes));
-    for (Replica* replica : replicas) checkSynced(*replica);
+    for (KeyedReplica* replica : replicas) checkSynced(*replica);
 }
 
 }  // namespace
@@ -116,8 +116,8 @@ TEST_CASE("postgres: a key changed only in letter case is a key change (citext, 
     const std::string icu = schema.table("icu");
     schema.exec("INSERT INTO " + cit + " VALUES ('Abc', 'one'), ('xyz', 'two')");
     schema.exec("INSERT INTO " + icu + " VALUES ('Abc', 1, 'one'), ('xyz', 2, 'two')");
-    Replica citReplica(schema, cit, {"code"}, "note");
-    Replica icuReplica(schema, icu, {"code", "n"}, "note");
+    KeyedReplica citReplica(schema, cit, {"code"}, "note");
+    KeyedReplica icuReplica(schema, icu, {"code", "n"}, "note");
     changeAndSync(schema, {}, 0, {&citReplica, &icuReplica});
     changeAndSync(schema,
                   {"UPDATE " + cit + " SET code = 'abc' WHERE code = 'Abc'",
@@ -143,7 +143,7 @@ TEST_CASE("postgres: a json column holding \\u0000 journals, and the row replica
         schema.exec("INSERT INTO " + table +
                     R"( VALUES (1, '{"a": "\u0000"}', 'one'), (2, '[]', 'two'))");
     }
-    Replica replica(schema, docs, {"id"}, "note");
+    KeyedReplica replica(schema, docs, {"id"}, "note");
     checkSynced(replica);
     CHECK(replica.lastRunHas(R"("id":1,"doc":{"a": "\u0000"},"note":"one")"));
     for (const std::string& table : {docs, compatible}) {
@@ -160,7 +160,7 @@ TEST_CASE("postgres: a json column holding \\u0000 journals, and the row replica
     CHECK(replica.lastRunHas(R"("id":2,"doc":"\u0000 again","note":"two, changed")"));
 
     schema.journal(compatible, "id");
-    Replica compatibleReplica(schema, compatible, {"id"}, "note");
+    KeyedReplica compatibleReplica(schema, compatible, {"id"}, "note");
     checkSynced(compatibleReplica);
     CHECK(queryScalar(db, "SELECT string_agg(table_id || op, ',' ORDER BY id) FROM " +
                               schema.diffgenTable() + " WHERE tablename = '" + compatible + "'") ==
@@ -194,7 +194,7 @@ TEST_CASE("postgres: a partitioned table journals its partitions' rows under its
                     " VALUES (1, 'eu', 'one'), (2, 'eu', 'two'), (3, 'us', 'three'), "
                     "(4, 'asia', 'four')");
     }
-    Replica partsReplica(schema, parts, {"id", "region"}, "note");
+    KeyedReplica partsReplica(schema, parts, {"id", "region"}, "note");
     checkSynced(partsReplica);
     CHECK(partsReplica.rows().size() == 4);
 
@@ -211,7 +211,7 @@ TEST_CASE("postgres: a partitioned table journals its partitions' rows under its
 
     // The compatible path's events, read as the tap reads another table's.
     schema.journal(compatible, "id,region");
-    Replica compatibleReplica(schema, compatible, {"id", "region"}, "note");
+    KeyedReplica compatibleReplica(schema, compatible, {"id", "region"}, "note");
     checkSynced(compatibleReplica);
 }
 
@@ -221,7 +221,7 @@ TEST_CASE("postgres: TRUNCATE journals a delete for every row it removes") {
     schema.createTable("items", "id integer PRIMARY KEY, note text", "id");
     const std::string items = schema.table("items");
     schema.exec("INSERT INTO " + items + " VALUES (1, 'one'), (2, 'two'), (3, 'three')");
-    Replica replica(schema, items, {"id"}, "note");
+    KeyedReplica replica(schema, items, {"id"}, "note");
     checkSynced(replica);
     schema.exec("TRUNCATE " + items);
     schema.exec("INSERT INTO " + items + " VALUES (2, 'two again')");
@@ -284,8 +284,8 @@ TEST_CASE("mysql: a key changed only in letter case or trailing blanks is a key 
     const std::string lines = schema.table("lines");
     schema.exec("INSERT INTO " + codes + " VALUES ('Abc', 'one'), ('a', 'two'), ('xyz', 'three')");
     schema.exec("INSERT INTO " + lines + " VALUES (1, 'Abc', 'one'), (2, 'a', 'two')");
-    Replica codesReplica(schema, codes, {"code"}, "note");
-    Replica linesReplica(schema, lines, {"order_id", "line_no"}, "note");
+    KeyedReplica codesReplica(schema, codes, {"code"}, "note");
+    KeyedReplica linesReplica(schema, lines, {"order_id", "line_no"}, "note");
     changeAndSync(schema, {}, 0, {&codesReplica, &linesReplica});
     changeAndSync(schema,
                   {"UPDATE " + codes + " SET code = 'abc' WHERE code = 'Abc'",
@@ -305,7 +305,7 @@ TEST_CASE("mysql: a key of 1,000 characters journals") {
     const std::string docs = schema.table("docs");
     const std::string code(1000, 'k');
     schema.exec("INSERT INTO " + docs + " VALUES ('" + code + "', 'long'), ('short', 'short')");
-    Replica replica(schema, docs, {"code"}, "note");
+    KeyedReplica replica(schema, docs, {"code"}, "note");
     checkSynced(replica);
     schema.exec("UPDATE " + docs + " SET code = CONCAT(code, 'x') WHERE code = 'short'");
     schema.exec("UPDATE " + docs + " SET note = 'longer' WHERE code = '" + code + "'");
@@ -351,8 +351,8 @@ TEST_CASE("mysql: cascading foreign keys reach diffgen through triggers on the p
     schema.exec("INSERT INTO " + lines +
                 " VALUES (1, 'a', 'a'), (1, 'b', 'b'), (2, 'a', 'a'), (3, 'a', 'a')");
     schema.exec("INSERT INTO " + invoices + " VALUES (10, 1), (20, 2)");
-    Replica linesReplica(schema, lines, {"order_id", "line_no"}, "note");
-    Replica invoicesReplica(schema, invoices, {"id"}, "order_id");
+    KeyedReplica linesReplica(schema, lines, {"order_id", "line_no"}, "note");
+    KeyedReplica invoicesReplica(schema, invoices, {"id"}, "order_id");
     checkSynced(linesReplica);
     checkSynced(invoicesReplica);
 
