@@ -47,8 +47,8 @@ private:
     const CaseFiles& files_;
 };
 
-std::string runCase(const LiveContext& context, const std::filesystem::path& directory) {
-    CaseFiles files = loadCaseFiles(directory, {context.setupOverrides, context.expectedOverrides});
+std::string runCase(const LiveContext& context, const CaseLocation& location) {
+    CaseFiles files = loadCaseFiles(location, {context.setupOverrides, context.expectedOverrides});
     if (files.expected->has("skip")) {
         throw CaseSkipped(files.expected->getValue<std::string>("skip"));
     }
@@ -64,12 +64,14 @@ std::string runCase(const LiveContext& context, const std::filesystem::path& dir
 
 }  // namespace
 
-std::vector<NamedCase> liveCases(const LiveContext& context,
-                                 const std::filesystem::path& casesDir) {
+std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir,
+                                 const std::optional<std::filesystem::path>& overridesDir) {
     std::vector<NamedCase> cases;
-    for (const auto& directory : caseDirectories(casesDir)) {
-        cases.push_back({"live/" + directory.filename().string(),
-                         [&context, directory] { return runCase(context, directory); }});
+    for (CaseLocation& location : caseLocations(casesDir, overridesDir)) {
+        std::string name = "live/" + location.name;
+        cases.push_back({name, [&context, location = std::move(location)] {
+                             return runCase(context, location);
+                         }});
     }
     return cases;
 }

@@ -30,7 +30,9 @@ struct LiveContext {
     std::string expectedOverrides;  // the <dialect> of expected.<dialect>.json
 };
 
-std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir);
+/// The cases of `casesDir`, each with its files in `overridesDir` (case_files.hpp) first.
+std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir,
+                                 const std::optional<std::filesystem::path>& overridesDir);
 
 // One function per check kind.
 std::string checkTable(const LiveContext& context, const CaseFiles& files);
