@@ -143,7 +143,7 @@ Target targetOf(core::DialectConnection& connection, const Object::Ptr& expected
 }  // namespace
 
 std::string checkCancel(const LiveContext& context, const CaseFiles& files) {
-    auto connection = openConnection(context);
+    auto connection = openConnection(context, files);
     std::string stage = "describe_table";
     try {
         Target target = targetOf(*connection, files.expected);

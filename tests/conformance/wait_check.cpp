@@ -64,13 +64,7 @@ std::string checkWaitForChange(const LiveContext& context, const CaseFiles& file
         context.subject->driver().wait_for_change == nullptr) {
         return "no wait_for_change";
     }
-    LiveContext changed = context;
-    if (Poco::JSON::Object::Ptr options = files.expected->getObject("options"); !options.isNull()) {
-        OptionList extra;
-        for (const auto& [key, value] : *options) extra.emplace_back(key, value.toString());
-        changed.options = withOptions(*context.options, extra);
-    }
-    auto connection = openConnection(changed);
+    auto connection = openConnection(context, files);
     const std::string expect = textOf(files.expected, "expect");
     std::string detail;
     try {
