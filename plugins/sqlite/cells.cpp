@@ -118,6 +118,32 @@ Converted plainText(const Cursor& cursor, int index, int storage) {
     return std::string(cursor.text(index));
 }
 
+// A uuid's canonical text: lower case, from a text in any case or from its 16 raw bytes.
+Converted uuidText(const Cursor& cursor, int index, int storage) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    if (storage == SQLITE_BLOB && sqlite3_column_bytes(cursor.row(), index) == 16) {
+        const auto* bytes =
+            static_cast<const unsigned char*>(sqlite3_column_blob(cursor.row(), index));
+        for (int i = 0; i < 16; ++i) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+            out.push_back(hex[bytes[i] >> 4]);
+            out.push_back(hex[bytes[i] & 0xF]);
+        }
+        return out;
+    }
+    if (storage != SQLITE_TEXT) return std::nullopt;
+    out = lower(cursor.text(index));
+    if (out.size() != 36) return std::nullopt;
+    for (size_t i = 0; i < out.size(); ++i) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? out[i] != '-' : std::isxdigit(static_cast<unsigned char>(out[i])) == 0) {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
 Converted jsonText(const Cursor& cursor, int index, int storage, int validColumn) {
     if (validColumn >= 0 && sqlite3_column_int(cursor.row(), validColumn) == 0) return std::nullopt;
     return plainText(cursor, index, storage);
@@ -160,6 +186,7 @@ Converted timestampText(const Cursor& cursor, int index, int storage) {
 }
 
 Converted convertedText(const Cursor& cursor, int index, int storage, const ColumnPlan& column) {
+    if (column.uuid) return uuidText(cursor, index, storage);
     switch (column.kind) {
         case TDG_KIND_DECIMAL:
             return decimalText(cursor, index, storage, column.scale);
@@ -213,7 +240,7 @@ void addCell(const Cursor& cursor, int index, const ColumnPlan& column, sdk::Row
         rows.addNull();
         warnings.sentAsNull(column.table, column.name,
                             std::string("holds ") + storageName(storage) + " value that is not " +
-                                kindExpectation(column.kind));
+                                (column.uuid ? "a uuid" : kindExpectation(column.kind)));
     }
 }
 
