@@ -152,8 +152,10 @@ Converted jsonText(const Cursor& cursor, int index, int storage, int validColumn
 Converted dateText(const Cursor& cursor, int index, int storage) {
     if (storage != SQLITE_TEXT) return std::nullopt;
     std::string_view text = cursor.text(index);
-    // A full date and time in a DATE column keeps its date, as SQLite's date() would.
-    if (text.size() > 10 && text[10] != ' ' && text[10] != 'T') return std::nullopt;
+    // A full date and time in a DATE column keeps its date, as SQLite's date() would; anything
+    // else after the date ("0044-03-15 BC") makes it no date of ours.
+    std::string dateTime;
+    if (text.size() > 10 && !appendUtcTimestamp(text, dateTime)) return std::nullopt;
     int y = 0;
     unsigned m = 0, d = 0;
     auto digits = [&](size_t at, size_t count, auto& value) {
