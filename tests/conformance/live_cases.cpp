@@ -19,6 +19,7 @@ Check checkFor(const std::string& kind) {
         {"missing-table", &checkMissingTable},
         {"null-arguments", &checkConnectedNullArguments},
         {"cancel", &checkCancel},
+        {"cancel-statement", &checkCancelStatement},
         {"keyset", &checkKeyset},
         {"wait-for-change", &checkWaitForChange},
     };

@@ -7,6 +7,7 @@
 //   "missing-table"  every call on a table that does not exist fails with the expected status
 //   "null-arguments" NULL pointers on a live connection are errors, and the connection survives
 //   "cancel"         a cancel from another thread stops a long scan or fetch with CANCELLED
+//   "cancel-statement" ... and interrupts a statement still running on the server, in a bound
 //   "keyset"         scans page and fetches chunk keys correctly whatever their size
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 #pragma once
@@ -42,6 +43,7 @@ std::string checkConnectError(const LiveContext& context, const CaseFiles& files
 std::string checkMissingTable(const LiveContext& context, const CaseFiles& files);
 std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles& files);
 std::string checkCancel(const LiveContext& context, const CaseFiles& files);
+std::string checkCancelStatement(const LiveContext& context, const CaseFiles& files);
 std::string checkKeyset(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 
