@@ -21,6 +21,7 @@ Check checkFor(const std::string& kind) {
         {"cancel", &checkCancel},
         {"cancel-statement", &checkCancelStatement},
         {"keyset", &checkKeyset},
+        {"horizon", &checkHorizon},
         {"wait-for-change", &checkWaitForChange},
     };
     auto found = checks.find(kind);

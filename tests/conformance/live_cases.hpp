@@ -9,6 +9,8 @@
 //   "cancel"         a cancel from another thread stops a long scan or fetch with CANCELLED
 //   "cancel-statement" ... and interrupts a statement still running on the server, in a bound
 //   "keyset"         scans page and fetches chunk keys correctly whatever their size
+//   "horizon"        a page's horizon mark stays pending while a writer that began after the
+//                    last commit holds its transaction open
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 #pragma once
 
@@ -45,6 +47,7 @@ std::string checkConnectedNullArguments(const LiveContext& context, const CaseFi
 std::string checkCancel(const LiveContext& context, const CaseFiles& files);
 std::string checkCancelStatement(const LiveContext& context, const CaseFiles& files);
 std::string checkKeyset(const LiveContext& context, const CaseFiles& files);
+std::string checkHorizon(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 
 }  // namespace tapdiffgen::conformance
