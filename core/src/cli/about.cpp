@@ -33,6 +33,7 @@ std::string textSetting(const SettingSpec& spec) {
     if (!spec.allowed.empty()) out += "    Allowed Values: " + joined(spec.allowed, ", ") + "\n";
     if (spec.secret) out += "    Secret: true\n";
     if (!spec.dialects.empty()) out += "    Dialects: " + joined(spec.dialects, ", ") + "\n";
+    out += "    Description: " + spec.description + "\n";
     return out;
 }
 

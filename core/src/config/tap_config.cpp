@@ -499,8 +499,13 @@ TapConfig parseConfigObject(const std::string& jsonText) {
     return parseConfigObject(parsed.extract<Object::Ptr>(), PluginSettings{});
 }
 
-TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
-                     const PluginSettingsLookup& pluginSettingsOf) {
+namespace {
+
+// The --config files merged in order, and the environment's settings of the tap over them when
+// ENV is among them (`environment` is then set).
+Object::Ptr mergedSources(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                          std::vector<std::string>& warnings,
+                          std::optional<EnvironmentSource>& environment) {
     Object::Ptr merged = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
     bool useEnvironment = false;
     for (const auto& arg : configArgs) {
@@ -510,13 +515,30 @@ TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::stri
             mergeInto(*merged, *readConfigFile(arg));
         }
     }
-    std::vector<std::string> warnings;
-    std::optional<EnvironmentSource> environment;
     // The environment wins over every file, wherever ENV stands among the flags.
     if (useEnvironment) {
         environment.emplace(workingDir, warnings);
         mergeInto(*merged, *environment->settings(flatSettingSpecs()));
     }
+    return merged;
+}
+
+}  // namespace
+
+std::string configuredDialect(const std::vector<std::string>& configArgs,
+                              const std::string& workingDir) {
+    std::vector<std::string> warnings;
+    std::optional<EnvironmentSource> environment;
+    Object::Ptr merged = mergedSources(configArgs, workingDir, warnings, environment);
+    const Var dialect = merged->get("sql_dialect");
+    return dialect.isString() ? dialect.convert<std::string>() : std::string();
+}
+
+TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                     const PluginSettingsLookup& pluginSettingsOf) {
+    std::vector<std::string> warnings;
+    std::optional<EnvironmentSource> environment;
+    Object::Ptr merged = mergedSources(configArgs, workingDir, warnings, environment);
     // The tap's own settings are checked first, so that a broken configuration fails as such
     // before any plugin is looked for; the plugin then says which settings are its own.
     PluginSettings plugin;

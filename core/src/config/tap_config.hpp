@@ -118,6 +118,12 @@ using PluginSettingsLookup = std::function<PluginSettings(const std::string& sql
 TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
                      const PluginSettingsLookup& pluginSettingsOf = {});
 
+/// The sql_dialect the configuration names, as given, without checking anything else (for
+/// --about, which documents a plugin given by path); empty when there is none. Throws
+/// ConfigError for a file that cannot be read.
+std::string configuredDialect(const std::vector<std::string>& configArgs,
+                              const std::string& workingDir);
+
 /// Validates an already-merged JSON object, with the settings its plugin declares. Throws
 /// ConfigError.
 TapConfig parseConfigObject(const Poco::JSON::Object::Ptr& config, const PluginSettings& plugin);
