@@ -5,9 +5,9 @@
 
 #include <stdexcept>
 
-#include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "util/joined.hpp"
+#include "util/json_value.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "config/json_value.hpp"
 #include "maps/stream_maps.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <Poco/JSON/Array.h>
 
-#include "config/json_value.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {

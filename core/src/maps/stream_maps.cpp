@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "config/json_value.hpp"
 #include "maps/value_json.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {
@@ -33,10 +33,7 @@ std::string quoted(const std::string& text) { return jsonvalue::pythonRepr(text,
     throw StreamMapError("stream_maps: stream " + quoted(stream) + ": " + problem);
 }
 
-Object::Ptr mapsObject(const StreamMapSettings& settings) {
-    if (settings.streamMaps.isEmpty()) return nullptr;
-    return settings.streamMaps.extract<Object::Ptr>();
-}
+Object::Ptr mapsObject(const StreamMapSettings& settings) { return settings.streamMaps; }
 
 // _eval_type of the SDK's CustomStreamMap: the type is read off the expression's text.
 Var evalType(const std::string& expression, const Var& fallback, const Var& rawSchema) {
@@ -367,9 +364,9 @@ std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
                                             const SourceStream& source,
                                             const std::vector<std::string>& configuredStreams) {
-    checkStreamMaps(settings, configuredStreams);
     Object::Ptr maps = mapsObject(settings);
-    const Value config = valueFromJson(settings.streamMapConfig);
+    const Value config =
+        valueFromJson(settings.streamMapConfig ? JsonValue(settings.streamMapConfig) : JsonValue());
     std::optional<OutputStream> primary;
     bool primaryRemoved = maps && maps->has(kElse);
     std::vector<OutputStream> extra;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/stream_map_settings.hpp"
 #include "config/tap_config.hpp"
 #include "maps/expression.hpp"
 #include "maps/flattening.hpp"
@@ -66,18 +67,11 @@ struct OutputStream {
     std::string schemaJson() const;
 };
 
-struct StreamMapSettings {
-    Poco::Dynamic::Var streamMaps;       // the stream_maps object, or empty
-    Poco::Dynamic::Var streamMapConfig;  // stream_map_config, or empty
-    bool flatteningEnabled = false;
-    int64_t flatteningMaxDepth = 0;
-};
-
 /// Whether any map is configured at all.
 bool hasStreamMaps(const StreamMapSettings& settings);
 
 /// The output streams of `source`, in the order the SDK writes them (none when the stream is
-/// mapped to null). Throws StreamMapError.
+/// mapped to null), from settings checkStreamMaps has passed. Throws StreamMapError.
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
                                             const SourceStream& source,
                                             const std::vector<std::string>& configuredStreams);

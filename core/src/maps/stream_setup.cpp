@@ -2,17 +2,14 @@
 
 #include <map>
 
-#include "config/json_value.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 
-StreamMapSettings settingsOf(const TapConfig& config) {
-    return {config.streamMaps, config.streamMapConfig, config.flatteningEnabled,
-            config.flatteningMaxDepth};
-}
+StreamMapSettings settingsOf(const TapConfig& config) { return config.streamMaps; }
 
 bool mapsConfigured(const TapConfig& config) {
-    return hasStreamMaps(settingsOf(config)) || config.flatteningEnabled;
+    return hasStreamMaps(config.streamMaps) || config.streamMaps.flatteningEnabled;
 }
 
 SourceStream sourceStreamOf(const StreamDefinition& definition) {

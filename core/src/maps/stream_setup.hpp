@@ -34,8 +34,8 @@ std::vector<OutputName> outputNamesOf(const std::string& stream, const StreamMap
 /// Throws StreamMapError naming both.
 void checkOutputNames(const std::vector<OutputName>& outputs);
 
-/// The mapper of one stream, or nullptr when its records pass through unchanged.
-/// Throws StreamMapError.
+/// The mapper of one stream, or nullptr when its records pass through unchanged, from maps
+/// checkStreamMaps has passed (once, for every stream). Throws StreamMapError.
 std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
                                         const std::vector<std::string>& configuredStreams);
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "config/json_value.hpp"
 #include "maps/datetime.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 

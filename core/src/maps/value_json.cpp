@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "config/json_value.hpp"
 #include "maps/limits.hpp"
 #include "singer/json_text.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {

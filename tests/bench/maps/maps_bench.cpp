@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
-#include "config/json_value.hpp"
 #include "config/tap_config.hpp"
 #include "maps/stream_setup.hpp"
 #include "replay/output/record_renderer.hpp"
 #include "singer/batch_writer.hpp"
 #include "singer/message_writer.hpp"
+#include "util/json_value.hpp"
 
 using namespace tapdiffgen::core;
 

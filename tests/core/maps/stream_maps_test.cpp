@@ -2,10 +2,10 @@
 // stream and stream_maps.
 #include <doctest/doctest.h>
 
-#include "config/json_value.hpp"
 #include "maps/stream_maps.hpp"
 #include "maps/stream_setup.hpp"
 #include "maps/value_json.hpp"
+#include "util/json_value.hpp"
 
 using namespace tapdiffgen::core;
 using namespace tapdiffgen::core::maps;
@@ -24,13 +24,17 @@ SourceStream invoices() {
 
 StreamMapSettings settings(const std::string& mapsJson, const std::string& configJson = "") {
     StreamMapSettings s;
-    s.streamMaps = jsonvalue::parse(mapsJson);
-    if (!configJson.empty()) s.streamMapConfig = jsonvalue::parse(configJson);
+    s.streamMaps = jsonvalue::parse(mapsJson).extract<Poco::JSON::Object::Ptr>();
+    if (!configJson.empty()) {
+        s.streamMapConfig = jsonvalue::parse(configJson).extract<Poco::JSON::Object::Ptr>();
+    }
     return s;
 }
 
 std::vector<OutputStream> compile(const std::string& mapsJson) {
-    return compileStreamMaps(settings(mapsJson), invoices(), {"invoices", "customers"});
+    const StreamMapSettings checked = settings(mapsJson);
+    checkStreamMaps(checked, {"invoices", "customers"});
+    return compileStreamMaps(checked, invoices(), {"invoices", "customers"});
 }
 
 std::string errorOf(const std::string& mapsJson) {
