@@ -154,7 +154,8 @@ uint64_t StreamMapper::emitTombstone(RecordSink& writer, const RowKey& key,
                                      std::string_view timeExtracted) {
     std::fill(cells_.begin(), cells_.end(), TdgCell{});
     for (size_t k = 0; k < layout_.keySlots.size(); ++k) {
-        cells_[layout_.keySlots[k]] = keyCell(layout_.keyKinds[k], key.column(k));
+        const InputLayout::KeySlot& column = layout_.keySlots[k];
+        cells_[column.slot] = keyCell(column.kind, key.column(k));
     }
     cells_[layout_.columnCount] = boolCell(true);
     cells_[layout_.columnCount + 1] = textCell(tsCreated);
@@ -165,10 +166,10 @@ uint64_t StreamMapper::emitTombstone(RecordSink& writer, const RowKey& key,
 void StreamMapper::failOn(const OutputStream& output, const std::string& property,
                           const std::string& expression, const std::string& problem) const {
     std::string key;
-    for (size_t slot : layout_.keySlots) {
+    for (const InputLayout::KeySlot& column : layout_.keySlots) {
         if (!key.empty()) key += ",";
-        key += names_[slot] + "=";
-        appendCellJson(key, cells_[slot]);
+        key += names_[column.slot] + "=";
+        appendCellJson(key, cells_[column.slot]);
     }
     failExpression(output.name, property, key, expression, problem);
 }

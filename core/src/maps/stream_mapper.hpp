@@ -19,8 +19,12 @@ namespace tapdiffgen::core::maps {
 /// metadata properties every record carries.
 struct InputLayout {
     size_t columnCount = 0;
-    std::vector<size_t> keySlots;        // the key's columns, in key order
-    std::vector<TdgValueKind> keyKinds;  // parallel to keySlots
+    /// A key column: where it stands among the properties, and the kind its values have.
+    struct KeySlot {
+        size_t slot;
+        TdgValueKind kind;
+    };
+    std::vector<KeySlot> keySlots;  // the key's columns, in key order
     bool addDeletedAt = true;
 };
 

@@ -34,8 +34,7 @@ std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDef
     for (const auto& keyColumn : source.keyProperties) {
         for (size_t i = 0; i < selected.size(); ++i) {
             if (selected[i]->name == keyColumn) {
-                layout.keySlots.push_back(i);
-                layout.keyKinds.push_back(selected[i]->kind);
+                layout.keySlots.push_back({i, selected[i]->kind});
             }
         }
     }
