@@ -362,8 +362,7 @@ std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
 }
 
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
-                                            const SourceStream& source,
-                                            const std::vector<std::string>& configuredStreams) {
+                                            const SourceStream& source) {
     Object::Ptr maps = mapsObject(settings);
     const Value config =
         valueFromJson(settings.streamMapConfig ? JsonValue(settings.streamMapConfig) : JsonValue());

@@ -73,8 +73,7 @@ bool hasStreamMaps(const StreamMapSettings& settings);
 /// The output streams of `source`, in the order the SDK writes them (none when the stream is
 /// mapped to null), from settings checkStreamMaps has passed. Throws StreamMapError.
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
-                                            const SourceStream& source,
-                                            const std::vector<std::string>& configuredStreams);
+                                            const SourceStream& source);
 
 /// Checks what does not depend on one stream: the top-level keys and `__source__` names.
 /// Throws StreamMapError.

@@ -20,12 +20,11 @@ SourceStream sourceStreamOf(const StreamDefinition& definition) {
     return source;
 }
 
-std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
-                                        const std::vector<std::string>& configuredStreams) {
+std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config,
+                                        const StreamDefinition& definition) {
     if (!mapsConfigured(config)) return nullptr;
     SourceStream source = sourceStreamOf(definition);
-    std::vector<OutputStream> outputs =
-        compileStreamMaps(settingsOf(config), source, configuredStreams);
+    std::vector<OutputStream> outputs = compileStreamMaps(settingsOf(config), source);
     // A stream the maps leave alone keeps the renderer's direct path.
     if (outputs.size() == 1 && outputs.front().unchanged) return nullptr;
     InputLayout layout;

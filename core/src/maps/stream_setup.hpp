@@ -36,7 +36,7 @@ void checkOutputNames(const std::vector<OutputName>& outputs);
 
 /// The mapper of one stream, or nullptr when its records pass through unchanged, from maps
 /// checkStreamMaps has passed (once, for every stream). Throws StreamMapError.
-std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
-                                        const std::vector<std::string>& configuredStreams);
+std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config,
+                                        const StreamDefinition& definition);
 
 }  // namespace tapdiffgen::core::maps

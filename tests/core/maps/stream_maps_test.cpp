@@ -34,7 +34,7 @@ StreamMapSettings settings(const std::string& mapsJson, const std::string& confi
 std::vector<OutputStream> compile(const std::string& mapsJson) {
     const StreamMapSettings checked = settings(mapsJson);
     checkStreamMaps(checked, {"invoices", "customers"});
-    return compileStreamMaps(checked, invoices(), {"invoices", "customers"});
+    return compileStreamMaps(checked, invoices());
 }
 
 std::string errorOf(const std::string& mapsJson) {
@@ -174,7 +174,7 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
     StreamMapSettings flat = settings(R"({"invoices":{"__else__":null,"raw":"record"}})");
     flat.flatteningEnabled = true;
     flat.flatteningMaxDepth = 1;
-    auto out = compileStreamMaps(flat, invoices(), {"invoices"});
+    auto out = compileStreamMaps(flat, invoices());
     REQUIRE(out.size() == 1);
     CHECK(
         out[0].schemaJson() ==
@@ -189,10 +189,10 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
     StreamMapSettings none = settings("{}");
     none.flatteningEnabled = true;
     none.flatteningMaxDepth = 0;
-    CHECK(compileStreamMaps(none, invoices(), {"invoices"})[0].schemaJson() ==
+    CHECK(compileStreamMaps(none, invoices())[0].schemaJson() ==
           jsonvalue::write(invoices().schema));
     none.flatteningMaxDepth = 3;
-    auto plain = compileStreamMaps(none, invoices(), {"invoices"});
+    auto plain = compileStreamMaps(none, invoices());
     CHECK(plain[0].schemaJson().find(R"("doc":{"type":["string","null"]})") != std::string::npos);
 
     StreamMapSettings clash =
@@ -200,7 +200,7 @@ TEST_CASE("flattening: objects with properties are expanded, the rest is declare
     clash.flatteningEnabled = true;
     clash.flatteningMaxDepth = 1;
     try {
-        compileStreamMaps(clash, invoices(), {"invoices"});
+        compileStreamMaps(clash, invoices());
         FAIL("a duplicate flattened name was accepted");
     } catch (const StreamMapError& e) {
         CHECK(std::string(e.what()) ==
@@ -216,8 +216,7 @@ TEST_CASE("Python's json.dumps text of nested values") {
 }
 
 TEST_CASE("a stream the maps leave alone is marked unchanged (it keeps the direct path)") {
-    auto untouched =
-        compileStreamMaps(settings(R"({"customers":null})"), invoices(), {"invoices", "customers"});
+    auto untouched = compileStreamMaps(settings(R"({"customers":null})"), invoices());
     REQUIRE(untouched.size() == 1);
     CHECK(untouched[0].unchanged);
     CHECK_FALSE(compile(R"({"invoices":{"x":"1"}})")[0].unchanged);
@@ -225,7 +224,7 @@ TEST_CASE("a stream the maps leave alone is marked unchanged (it keeps the direc
     StreamMapSettings flat = settings("{}");
     flat.flatteningEnabled = true;
     flat.flatteningMaxDepth = 1;
-    CHECK_FALSE(compileStreamMaps(flat, invoices(), {"invoices"})[0].unchanged);
+    CHECK_FALSE(compileStreamMaps(flat, invoices())[0].unchanged);
 }
 
 TEST_CASE("two output streams under one name are refused, both named") {

@@ -45,7 +45,7 @@ std::vector<StreamRuntime> streamRuntimesOf(const std::vector<StreamDefinition>&
         if (!definition.selected) continue;
         auto renderer = std::make_shared<const RecordRenderer>(definition);
         std::shared_ptr<maps::StreamMapper> mapper;
-        if (mapped) mapper = maps::mapperFor(config, definition, configured);
+        if (mapped) mapper = maps::mapperFor(config, definition);
         for (auto& name : maps::outputNamesOf(definition.name, mapper.get())) {
             outputNames.push_back(std::move(name));
         }
