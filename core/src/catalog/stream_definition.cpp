@@ -7,12 +7,6 @@
 
 namespace tapdiffgen::core {
 
-std::string StreamDefinition::streamNameFor(const std::string& tableName) {
-    std::string name = tableName;
-    std::replace(name.begin(), name.end(), '.', '-');
-    return name;
-}
-
 std::vector<const ColumnDescription*> StreamDefinition::selectedColumns() const {
     std::vector<const ColumnDescription*> out;
     for (const StreamColumn& column : columns) {

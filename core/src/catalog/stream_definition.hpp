@@ -34,9 +34,6 @@ struct StreamDefinition {
     std::vector<StreamColumn> columns;  // every column of the table, in ordinal order
     bool selected = true;
 
-    /// The stream name Singer sees: table_name with '.' replaced by '-'.
-    static std::string streamNameFor(const std::string& tableName);
-
     /// Selected columns in ordinal order (the key is always among them).
     std::vector<const ColumnDescription*> selectedColumns() const;
     /// The stream's JSON Schema for the selected columns plus the metadata properties.

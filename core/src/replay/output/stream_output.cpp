@@ -41,7 +41,7 @@ public:
 
     void writeSchemas(MessageWriter& writer) const override {
         for (const auto& output : mapper_->outputs()) {
-            writer.writeSchema(output.name, output.schemaJson, output.keyProperties);
+            writer.writeSchema(output.name, output.schemaJson(), output.keyProperties);
         }
     }
     uint64_t writeRow(RecordSink& sink, const TdgCell* cells, std::string_view tsCreated,

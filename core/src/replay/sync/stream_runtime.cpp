@@ -39,15 +39,21 @@ std::vector<StreamRuntime> streamRuntimesOf(const std::vector<StreamDefinition>&
     std::vector<std::string> configured;
     if (mapped) configured = checkedMapTargets(config, definitions);
     std::vector<StreamRuntime> streams;
+    // Two outputs of one name would interleave their SCHEMAs and records: refused here.
+    std::vector<maps::OutputName> outputNames;
     for (const auto& definition : definitions) {
         if (!definition.selected) continue;
         auto renderer = std::make_shared<const RecordRenderer>(definition);
         std::shared_ptr<maps::StreamMapper> mapper;
-        if (mapped) mapper = maps::mapperFor(config, definition, configured);
+        if (mapped) mapper = maps::mapperFor(config, definition);
+        for (auto& name : maps::outputNamesOf(definition.name, mapper.get())) {
+            outputNames.push_back(std::move(name));
+        }
         std::unique_ptr<StreamOutput> output =
             mapper ? mappedOutput(std::move(mapper)) : renderedOutput(definition, renderer);
         streams.emplace_back(definition, streams.size(), std::move(output), std::move(renderer));
     }
+    maps::checkOutputNames(outputNames);
     return streams;
 }
 
