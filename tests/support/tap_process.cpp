@@ -73,6 +73,9 @@ pid_t spawn(const std::vector<std::string>& arguments, const std::string& workin
         int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(out, 1);
         dup2(err, 2);
+        // Nothing else of the test's: a database session it holds open (libmariadb's sockets
+        // are inherited) would otherwise count among the tap's sessions (tests/e2e/tap_sessions).
+        close_range(3, ~0U, 0);
         if (chdir(workingDir.c_str()) != 0) _exit(126);
         execv(argv[0], argv.data());
         _exit(127);
@@ -119,6 +122,26 @@ TapProcess::~TapProcess() {
 void TapProcess::signal(int number) const { kill(pid_, number); }
 
 std::string TapProcess::stdoutSoFar() const { return readAll(dir_ + "/stdout"); }
+
+size_t TapProcess::stdoutSize() const {
+    std::error_code missing;
+    const auto size = std::filesystem::file_size(dir_ + "/stdout", missing);
+    return missing ? 0 : static_cast<size_t>(size);
+}
+
+std::string TapProcess::stdoutFrom(size_t offset) const {
+    std::ifstream file(dir_ + "/stdout", std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(offset));
+    std::stringstream rest;
+    rest << file.rdbuf();
+    return rest.str();
+}
+
+bool TapProcess::exited() const {
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid_;
+}
 
 TapRun TapProcess::wait() {
     TapRun run = collect(pid_, dir_ + "/stdout", dir_ + "/stderr");

@@ -24,6 +24,12 @@ public:
     int pid() const { return pid_; }
     /// Bytes written to stdout so far.
     std::string stdoutSoFar() const;
+    /// How many, without reading them.
+    size_t stdoutSize() const;
+    /// The bytes written to stdout from `offset` on.
+    std::string stdoutFrom(size_t offset) const;
+    /// Whether the process has exited (it is then collected by wait()).
+    bool exited() const;
     /// Waits for the exit and collects the output.
     TapRun wait();
 
