@@ -90,38 +90,45 @@ ANALYZE TABLE $TABLE;
 SQL
 } >&2
 
-# Two tables of WIDE rows of about 1 MiB (distinct text, so that nothing is shared), and a log
-# of an update of every row, the tables' rows alternating: each page spans both tables.
-pg_wide() {
-    pg_sql <<SQL
-$(log_sql pg snap_bench_wide_diffgen)
-CREATE TABLE IF NOT EXISTS snap_bench_wide_a (id bigint PRIMARY KEY, body text);
-CREATE TABLE IF NOT EXISTS snap_bench_wide_b (id bigint PRIMARY KEY, body text);
-SQL
-    [[ $(pg_value "SELECT count(*) FROM snap_bench_wide_b") == "$WIDE" ]] && return
-    log "postgres: filling two tables with $WIDE rows of 1 MiB"
-    local t
-    for t in a b; do
-        pg_sql -c "TRUNCATE snap_bench_wide_$t" -c "ALTER TABLE snap_bench_wide_$t ALTER body SET STORAGE EXTERNAL" \
-            -c "INSERT INTO snap_bench_wide_$t SELECT g, left(repeat(md5(g || '$t'), $ROW_BYTES / 32 + 1), $ROW_BYTES) FROM generate_series(1, $WIDE) g"
-    done
-    pg_sql -c "TRUNCATE snap_bench_wide_diffgen" \
-        -c "INSERT INTO snap_bench_wide_diffgen (tablename, table_id, op) SELECT CASE WHEN g % 2 = 0 THEN 'snap_bench_wide_a' ELSE 'snap_bench_wide_b' END, (g / 2 + 1)::text, 'u' FROM generate_series(0, 2 * $WIDE - 1) g"
+# wide_table_sql DIALECT T -> the SQL that makes table snap_bench_wide_T of WIDE rows of about
+# 1 MiB each (distinct text, so that nothing is shared or compressed away).
+wide_table_sql() {
+    local table=snap_bench_wide_$2
+    if [[ $1 == pg ]]; then
+        printf 'DROP TABLE IF EXISTS %s; CREATE TABLE %s (id bigint PRIMARY KEY, body text);\n' "$table" "$table"
+        printf 'ALTER TABLE %s ALTER body SET STORAGE EXTERNAL;\n' "$table"
+        printf "INSERT INTO %s SELECT g, left(repeat(md5(g || '%s'), %d), %d) FROM generate_series(1, %d) g;\n" \
+            "$table" "$2" $((ROW_BYTES / 32 + 1)) "$ROW_BYTES" "$WIDE"
+    else
+        printf 'DROP TABLE IF EXISTS %s; CREATE TABLE %s (id bigint PRIMARY KEY, body longtext);\n' "$table" "$table"
+        printf "INSERT INTO %s SELECT seq, LEFT(REPEAT(MD5(CONCAT(seq, '%s')), %d), %d) FROM seq_1_to_%d;\n" \
+            "$table" "$2" $((ROW_BYTES / 32 + 1)) "$ROW_BYTES" "$WIDE"
+    fi
 }
 
-my_wide() {
-    my_sql <<SQL
-$(log_sql my snap_bench_wide_diffgen)
-CREATE TABLE IF NOT EXISTS snap_bench_wide_a (id bigint PRIMARY KEY, body longtext);
-CREATE TABLE IF NOT EXISTS snap_bench_wide_b (id bigint PRIMARY KEY, body longtext);
-SQL
-    [[ $(my_value "SELECT count(*) FROM snap_bench_wide_b") == "$WIDE" ]] && return
-    log "mariadb: filling two tables with $WIDE rows of 1 MiB"
-    local t
-    for t in a b; do
-        my_sql -e "TRUNCATE snap_bench_wide_$t; INSERT INTO snap_bench_wide_$t SELECT seq, LEFT(REPEAT(MD5(CONCAT(seq, '$t')), $ROW_BYTES DIV 32 + 1), $ROW_BYTES) FROM seq_1_to_$WIDE"
-    done
-    my_sql -e "TRUNCATE snap_bench_wide_diffgen; INSERT INTO snap_bench_wide_diffgen (tablename, table_id, op) SELECT IF(seq % 2 = 0, 'snap_bench_wide_a', 'snap_bench_wide_b'), seq DIV 2 + 1, 'u' FROM seq_0_to_$((2 * WIDE - 1))"
+# wide_log_sql DIALECT -> the SQL that journals an update of every row of both tables, their
+# rows alternating: each page of the log spans both tables.
+wide_log_sql() {
+    local table="CASE WHEN n % 2 = 0 THEN 'snap_bench_wide_a' ELSE 'snap_bench_wide_b' END"
+    local numbers="SELECT g AS n FROM generate_series(0, $((2 * WIDE - 1))) g" key="(n / 2 + 1)::text"
+    if [[ $1 == my ]]; then
+        numbers="SELECT seq AS n FROM seq_0_to_$((2 * WIDE - 1))" key="n DIV 2 + 1"
+    fi
+    printf "INSERT INTO snap_bench_wide_diffgen (tablename, table_id, op) SELECT %s, %s, 'u' FROM (%s) numbers;\n" \
+        "$table" "$key" "$numbers"
+}
+
+# The two wide tables and their log, made once for WIDE.
+wide_tables() {
+    local dialect=$1 t
+    [[ $("${dialect}_value" "SELECT count(*) FROM snap_bench_wide_b" 2>/dev/null || true) == "$WIDE" ]] && return
+    log "$(dialect_name "$dialect"): filling two tables with $WIDE rows of 1 MiB"
+    {
+        log_sql "$dialect" snap_bench_wide_diffgen
+        echo "TRUNCATE snap_bench_wide_diffgen;"
+        for t in a b; do wide_table_sql "$dialect" "$t"; done
+        wide_log_sql "$dialect"
+    } | "${dialect}_sql" >&2
 }
 
 # ---- runners ----------------------------------------------------------------------------------
@@ -175,7 +182,7 @@ throughput() {
 MEMORY=()
 wide_memory() {
     local dialect=$1 runner name limit
-    "${dialect}_wide"
+    wide_tables "$dialect"
     limit=$(calc "64 + 4 * $ROW_BYTES / 1048576")
     for name in snapshot replay; do
         if [[ $name == snapshot ]]; then
