@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2016,SC2153 # Markdown backticks; settings come from run.sh
-# The results as Markdown tables, ready to paste into the README. Rates are taken over the
+# The results as Markdown tables, ready to paste into docs/performance.md. Rates are taken over the
 # process's whole wall time (start, connect, discovery included), as a user sees them.
 
 

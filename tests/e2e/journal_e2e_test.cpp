@@ -69,7 +69,7 @@ void prunedJournalStopsTheRun(const DatabaseEnv& env, const std::string& prefix)
     ReplayedItems replayed(env, prefix);
     JournalledSchema& schema = replayed.schema;
     // Updates and an insert: a snapshot emits the rows that exist, so a delete among the
-    // events pruned would stay in a target (README, "Pruning the journal").
+    // events pruned would stay in a target (docs/journal.md, "Pruning the journal").
     schema.exec("UPDATE " + replayed.items + " SET note = 'changed' WHERE id <= 5");
     schema.exec("INSERT INTO " + replayed.items + " VALUES (11, 'new')");
     const std::string newest = queryScalar(env, "SELECT max(id) FROM " + schema.diffgenTable());

@@ -13,15 +13,12 @@
 #    relocated executable).
 set -euo pipefail
 
-(($# == 2 || $# == 3)) || {
-    printf 'usage: %s <build-dir> <source-dir> [plugin-flags]\n' "$0" >&2
+(($# == 2)) || {
+    printf 'usage: %s <build-dir> <source-dir>\n' "$0" >&2
     exit 2
 }
 build=$(cd "$1" && pwd)
 source=$(cd "$2" && pwd)
-# Compiler and linker flags the SDK library was built with that a plugin must share (the
-# sanitizer runtimes); empty for a plain build.
-extra_flags=${3:-}
 
 scratch=$(mktemp -d /tmp/tdg-sdk-install-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -51,8 +48,7 @@ step "configure and build the skeleton against the installed SDK"
 # A copy outside both trees, so nothing can be found relative to the example either.
 cp -r "$example" "$scratch/skeleton"
 cmake -S "$scratch/skeleton" -B "$example_build" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS="$extra_flags" -DCMAKE_MODULE_LINKER_FLAGS="$extra_flags"
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$example_build" -j2
 plugin=$example_build/tap-diffgen-dialect-skeleton.so
 [[ -f $plugin ]] || fail "the build did not produce $plugin"

@@ -46,7 +46,7 @@ struct JournalBounds {
     /// (or 0, which nothing can lose), so a log that still holds its event or anything older
     /// has lost nothing after it: retention deletes the oldest events first. Ids after the
     /// bookmark that were never committed (rolled back) do not count as lost unless the
-    /// bookmark's own event was deleted too; see "Pruning the journal" in the README.
+    /// bookmark's own event was deleted too; see "Pruning the journal" in docs/journal.md.
     std::optional<LostCoverage> lostAfter(int64_t bookmark) const;
 };
 
