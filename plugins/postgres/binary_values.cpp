@@ -33,16 +33,14 @@ char* writePadded(uint64_t value, int width, char* to) {
     return to + width;
 }
 
-// Writes "YYYY-MM-DD" (a year past 9999 in full) at `to`, which has room for 18 characters;
-// returns the end, or nullptr for the years before 1 (BC), which the ABI's dates cannot hold.
-// Not sdk::appendIsoFromFields: it refuses years past 9999, which the text path passes on.
+// Writes "YYYY-MM-DD" at `to`, which has room for 10 characters; returns the end, or nullptr
+// for the years the ABI's dates cannot hold: before 1 (BC) and past 9999, as
+// sdk::appendIsoTimestamp refuses them as text. (Not sdk::appendIsoFromFields, which would check
+// the fields the calendar computed once more.)
 char* writeCivilDate(int64_t daysSince1970, char* to) {
     const sdk::DateTimeFields date = sdk::dateFromUnixDays(daysSince1970);
-    if (date.year < 1) return nullptr;
-    const auto year = static_cast<uint64_t>(date.year);
-    int yearDigits = 4;
-    for (uint64_t rest = year / 10000; rest > 0; rest /= 10) ++yearDigits;
-    to = writePadded(year, yearDigits, to);
+    if (date.year < 1 || date.year > 9999) return nullptr;
+    to = writePadded(static_cast<uint64_t>(date.year), 4, to);
     *to++ = '-';
     to = writePadded(date.month, 2, to);
     *to++ = '-';

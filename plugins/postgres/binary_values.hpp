@@ -15,9 +15,9 @@ namespace tapdiffgen::postgres {
 int64_t binaryInt8(std::string_view wire);
 
 /// Appends a binary timestamptz, an instant in UTC, in the ABI's form
-/// ("YYYY-MM-DDTHH:MM:SS.ffffff+00:00", years past 9999 in full as the server writes them).
-/// Returns false, leaving `out` unchanged, for ±infinity and instants before year 1, which
-/// sdk::appendIsoTimestamp refuses as text too. Throws DriverError when `wire` is not 8 bytes.
+/// ("YYYY-MM-DDTHH:MM:SS.ffffff+00:00"). Returns false, leaving `out` unchanged, for ±infinity
+/// and instants before year 1 or after year 9999, which sdk::appendIsoTimestamp refuses as text
+/// too. Throws DriverError when `wire` is not 8 bytes.
 bool appendBinaryTimestampTz(std::string_view wire, std::string& out);
 
 }  // namespace tapdiffgen::postgres

@@ -64,59 +64,7 @@ namespace {
 
 bool isDecimalDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Where the first character `is` accepts stands in `text`; text.size() when none does.
-// Not std::string_view::find_first_of(set), which searches the set once per character, a
-// memchr call each: 6% of a PostgreSQL replay's instructions, which converts a timestamp a row
-// and one an event.
-template <typename Predicate>
-size_t positionOf(std::string_view text, Predicate is) {
-    return static_cast<size_t>(std::find_if(text.begin(), text.end(), is) - text.begin());
-}
-
-char* copied(std::string_view text, char* to) {
-    text.copy(to, text.size());
-    return to + text.size();
-}
-
 }  // namespace
-
-bool appendIsoTimestamp(std::string_view text, std::string& out) {
-    size_t separator = positionOf(text, [](char c) { return c == ' ' || c == 'T'; });
-    if (separator == text.size() || separator < 10) return false;
-    if (text.size() >= 3 && text.substr(text.size() - 3) == " BC") return false;
-    std::string_view date = text.substr(0, separator);
-    if (!std::all_of(date.begin(), date.end(),
-                     [](char c) { return isDecimalDigit(c) || c == '-'; })) {
-        return false;
-    }
-    if (date.size() >= 10 && date.substr(date.size() - 5) == "00-00") return false;
-    if (date.size() >= 10 && date.substr(date.size() - 2) == "00") return false;
-
-    std::string_view rest = text.substr(separator + 1);
-    size_t offsetAt = positionOf(rest, [](char c) { return c == '+' || c == '-' || c == 'Z'; });
-    std::string_view clock = rest.substr(0, offsetAt);
-    std::string_view offset = rest.substr(offsetAt);  // empty when there is none
-    if (clock.size() < 8 || !isDecimalDigit(clock[0])) return false;
-
-    // The pieces are measured first and copied into the output grown once: about 100
-    // instructions fewer a timestamp than appending them one by one.
-    const size_t dot = clock.find('.');
-    const std::string_view seconds = clock.substr(0, dot);
-    // The fraction padded to microseconds, so every timestamp has one shape.
-    const std::string_view fraction =
-        dot == std::string_view::npos ? "" : clock.substr(dot + 1).substr(0, 6);
-    const std::string_view zone = offset == "Z" ? "+00:00" : offset;
-    const std::string_view zoneMinutes = offset.size() == 3 ? ":00" : "";
-    const size_t start = out.size();
-    out.resize(start + date.size() + 1 + seconds.size() + 7 + zone.size() + zoneMinutes.size());
-    char* to = copied(date, out.data() + start);
-    *to++ = 'T';
-    to = copied(seconds, to);
-    *to++ = '.';
-    to = std::fill_n(copied(fraction, to), 6 - fraction.size(), '0');
-    copied(zoneMinutes, copied(zone, to));
-    return true;
-}
 
 bool isJsonNumber(std::string_view text) {
     size_t i = 0;

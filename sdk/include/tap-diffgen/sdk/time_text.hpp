@@ -13,9 +13,11 @@ namespace tapdiffgen::sdk {
 
 /// Appends a server time-of-day text ("13:14:15.5+02", "838:59:59", "-01:00:00.25") in the
 /// ABI's TIME form: the fraction padded or cut to 6 digits, an offset as "+HH:MM" (or
-/// "+HH:MM:SS" when the server gave seconds), "Z" as "+00:00". Hours may have more than two
-/// digits and a sign (MySQL TIME). Returns false when `text` is not such a time, leaving `out`
-/// unchanged.
+/// "+HH:MM:SS" when the server gave seconds), "Z" as "+00:00". Without an offset the hours may
+/// have more than two digits and a sign (a duration: MySQL TIME); with one it is a time of day
+/// from 00:00:00 to 24:00:00 (PostgreSQL's timetz). Returns false, leaving `out` unchanged, when
+/// `text` is not such a time: minutes or seconds of 60 or more ("25:61:00"), an offset of a day
+/// or more, a time of day past 24:00:00. (Strict since SDK 0.2.0.)
 bool appendIsoTime(std::string_view text, std::string& out);
 
 /// A date, time or timestamp as separate fields (MYSQL_TIME, ODBC's SQL_TIMESTAMP_STRUCT, ...).

@@ -28,8 +28,12 @@ std::string multipleOfForScale(int scale);
 std::optional<std::string> formatDouble(double value);
 
 /// Appends a server timestamp text ("2024-02-29 13:14:15.5+00", "2024-02-29 13:14:15") in the
-/// ABI's form: 'T' separator, offsets as "+HH:MM". Returns false when `text` is not a finite
-/// timestamp (e.g. "infinity"), leaving `out` unchanged.
+/// ABI's form: 'T' separator, fraction padded or cut to six digits, offsets as "+HH:MM" ("Z"
+/// as "+00:00", seconds kept). Returns false, leaving `out` unchanged, when `text` is not a
+/// finite timestamp of years 0000 to 9999: "infinity", "-infinity", a year of five digits, a
+/// BC date ("0044-03-15 12:00:00 BC", "9999-01-01 00:00:00 BC+00"), a day the month does not
+/// have ("2024-02-30", zero dates), hour 24 or more, minute or second 60 or more, an offset of a
+/// day or more, or anything after the offset. (Strict since SDK 0.2.0.)
 bool appendIsoTimestamp(std::string_view text, std::string& out);
 
 /// True when `text` is a JSON number literal (rejects NaN, Infinity, empty, "+1", "01").
