@@ -11,10 +11,10 @@
 namespace tapdiffgen::postgres {
 namespace {
 
-// "YYYY-MM-DD" (DateStyle ISO); "infinity" and "... BC" cannot be written as such.
+// "YYYY-MM-DD" (DateStyle ISO); "infinity", "... BC" and years past 9999 cannot be written as
+// such.
 bool isPlainDate(std::string_view text) {
-    size_t dash = text.find('-');
-    if (dash == std::string_view::npos || dash < 4 || text.size() != dash + 6) return false;
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
     // Not find_first_not_of: it searches its set once per character.
     return std::all_of(text.begin(), text.end(),
                        [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
@@ -57,7 +57,8 @@ void CellWriter::write(size_t index, std::optional<std::string_view> text,
                 rows.addText(TDG_KIND_DATE, value);
             } else {
                 dropValue(index,
-                          "holds a date with no YYYY-MM-DD form (infinity, or before year 1)",
+                          "holds a date with no YYYY-MM-DD form (infinity, before year 1 or "
+                          "after year 9999)",
                           rows);
             }
             return;
@@ -72,7 +73,8 @@ void CellWriter::write(size_t index, std::optional<std::string_view> text,
                 rows.addText(kind, scratch_);
             } else {
                 dropValue(index,
-                          "holds a timestamp with no ISO 8601 form (infinity, or before year 1)",
+                          "holds a timestamp with no ISO 8601 form (infinity, before year 1 or "
+                          "after year 9999)",
                           rows);
             }
             return;
