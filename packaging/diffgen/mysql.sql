@@ -1,40 +1,183 @@
 -- The diffgen pattern for MySQL and MariaDB: one journal table and three triggers per
--- journalled table. The tap needs only SELECT on diffgen and on the journalled tables (plus
--- PROCESS, so it can see running transactions and never skip an id they still hold).
+-- journalled table, which the view diffgen_triggers writes out. The tap needs only SELECT on
+-- diffgen and on the journalled tables (plus PROCESS, so it can see running transactions and
+-- never skip an id they still hold). docs/journal-triggers.md has the design and what the
+-- triggers cost the application's writes.
 --
 -- ts_created is TIMESTAMP(6), not DATETIME: TIMESTAMP stores the instant, so the value does
--- not depend on the time zone of the session that made the change.
+-- not depend on the time zone of the session that made the change. table_id is LONGTEXT: a
+-- key of any length journals, where a VARCHAR would make the application's own INSERT fail
+-- ("Data too long for column 'table_id'") for a longer key.
 CREATE TABLE IF NOT EXISTS diffgen (
     id         BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,
     tablename  VARCHAR(128) NOT NULL,
-    table_id   VARCHAR(255) NOT NULL,
+    table_id   LONGTEXT     NOT NULL,
     op         CHAR(1)      NOT NULL,
     ts_created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
     KEY diffgen_tablename_id (tablename, id)
 );
+-- An installation made before had table_id VARCHAR(255). Widen it once (InnoDB copies the
+-- table to do so, so at a quiet time):
+--   ALTER TABLE diffgen MODIFY table_id LONGTEXT NOT NULL;
 
--- For each journalled table (here: invoices, keyed by id):
---   CREATE TRIGGER invoices_diffgen_i AFTER INSERT ON invoices FOR EACH ROW
---       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'i');
---   CREATE TRIGGER invoices_diffgen_u AFTER UPDATE ON invoices FOR EACH ROW
+-- diffgen_triggers: the CREATE TRIGGER statements that journal each table of the current
+-- database that has a primary key, three rows per table, in the columns table_name,
+-- trigger_name and trigger_sql. The triggers name the key columns and the journal name in
+-- their text, and each writes diffgen with one INSERT ... VALUES, the cheapest form:
+-- - INSERT and DELETE journal the new or the old key. UPDATE journals the new key, after a
+--   delete of the old one when the update changed the key.
+-- - The key is the primary key's column, or for a composite key the JSON array of its values
+--   in key order ([1001, "A-7"]), which the tap's pk_column list reads.
+-- - A key changes when its bytes change: a key column that is not an integer compares by its
+--   bytes (CAST AS BINARY), so 'Abc' -> 'abc' and 'a' -> 'a ', equal under the usual
+--   collations, journal the old key's delete. <=> alone would follow the column's collation
+--   and leave the old row in the replica.
+-- - The journal name is the table's name, the tap's default journal_name. Where two databases
+--   journalled into one diffgen share a table name, edit the literal to 'sales.invoices' (and
+--   write the journal's database in front of diffgen), and set "journal_name":
+--   "sales.invoices"; for a key other than the primary key, edit the column names.
+-- The UPDATE trigger is a compound statement: the mariadb and mysql clients need another
+-- delimiter to send it, e.g.
+--   mariadb -N -r -e "SELECT CONCAT(trigger_sql, ' //') FROM diffgen_triggers
+--                     WHERE table_name = 'invoices'" app | mariadb --delimiter=// app
+-- On MariaDB, CALL diffgen_attach('invoices') (below) runs them on the server instead.
+-- The statements for invoices, keyed by id, and for the UPDATE of order_lines, keyed by
+-- order_id and line_no:
+--   CREATE TRIGGER `invoices_diffgen_i` AFTER INSERT ON `invoices` FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.`id`, 'i')
+--   CREATE TRIGGER `invoices_diffgen_u` AFTER UPDATE ON `invoices` FOR EACH ROW
+--       IF OLD.`id` <=> NEW.`id` THEN
+--           INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.`id`, 'u');
+--       ELSE
+--           INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('invoices', OLD.`id`, 'd'), ('invoices', NEW.`id`, 'u');
+--       END IF
+--   CREATE TRIGGER `invoices_diffgen_d` AFTER DELETE ON `invoices` FOR EACH ROW
+--       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.`id`, 'd')
+--   CREATE TRIGGER `order_lines_diffgen_u` AFTER UPDATE ON `order_lines` FOR EACH ROW
+--       IF OLD.`order_id` <=> NEW.`order_id`
+--          AND CAST(OLD.`line_no` AS BINARY) <=> CAST(NEW.`line_no` AS BINARY) THEN
+--           INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('order_lines', JSON_ARRAY(NEW.`order_id`, NEW.`line_no`), 'u');
+--       ELSE
+--           INSERT INTO diffgen (tablename, table_id, op)
+--           VALUES ('order_lines', JSON_ARRAY(OLD.`order_id`, OLD.`line_no`), 'd'),
+--                  ('order_lines', JSON_ARRAY(NEW.`order_id`, NEW.`line_no`), 'u');
+--       END IF
+CREATE OR REPLACE SQL SECURITY INVOKER VIEW diffgen_triggers AS
+SELECT k.table_name,
+       CONCAT(k.trigger_stem, '_diffgen_', e.op) AS trigger_name,
+       CONCAT('CREATE TRIGGER `', REPLACE(CONCAT(k.trigger_stem, '_diffgen_', e.op), '`', '``'),
+              '` AFTER ', e.event, ' ON `', REPLACE(k.table_name, '`', '``'), '` FOR EACH ROW',
+              CASE e.op
+                  WHEN 'i' THEN CONCAT(k.journal, 'VALUES (', k.name, ', ', k.new_key, ', ''i'')')
+                  WHEN 'd' THEN CONCAT(k.journal, 'VALUES (', k.name, ', ', k.old_key, ', ''d'')')
+                  ELSE CONCAT(k.nl, 'IF ', k.unchanged, ' THEN', k.journal,
+                              'VALUES (', k.name, ', ', k.new_key, ', ''u'');', k.nl, 'ELSE',
+                              k.journal, 'VALUES (', k.name, ', ', k.old_key, ', ''d''), (',
+                              k.name, ', ', k.new_key, ', ''u'');', k.nl, 'END IF')
+              END) AS trigger_sql
+  FROM (SELECT c.table_name,
+               QUOTE(c.table_name) AS name,
+               CONCAT(CHAR(10 USING utf8mb4), '    ') AS nl,
+               CONCAT(CHAR(10 USING utf8mb4), '    INSERT INTO diffgen (tablename, table_id, op) ')
+                   AS journal,
+               -- A trigger name has at most 64 characters: a long table name is cut and told
+               -- apart by a hash.
+               IF(CHAR_LENGTH(c.table_name) > 54,
+                  CONCAT(LEFT(c.table_name, 45), '_', LEFT(MD5(c.table_name), 8)),
+                  c.table_name) AS trigger_stem,
+               IF(COUNT(*) = 1, MIN(CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'), '`')),
+                  CONCAT('JSON_ARRAY(',
+                         GROUP_CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'), '`'
+                                      ORDER BY u.ordinal_position SEPARATOR ', '), ')'))
+                   AS new_key,
+               IF(COUNT(*) = 1, MIN(CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '`')),
+                  CONCAT('JSON_ARRAY(',
+                         GROUP_CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '`'
+                                      ORDER BY u.ordinal_position SEPARATOR ', '), ')'))
+                   AS old_key,
+               -- Integers compare as they are; everything else by its bytes.
+               GROUP_CONCAT(
+                   IF(c.data_type IN ('tinyint', 'smallint', 'mediumint', 'int', 'bigint'),
+                      CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '` <=> NEW.`',
+                             REPLACE(c.column_name, '`', '``'), '`'),
+                      CONCAT('CAST(OLD.`', REPLACE(c.column_name, '`', '``'),
+                             '` AS BINARY) <=> CAST(NEW.`', REPLACE(c.column_name, '`', '``'),
+                             '` AS BINARY)'))
+                   ORDER BY u.ordinal_position SEPARATOR ' AND ') AS unchanged
+          FROM information_schema.key_column_usage AS u
+          JOIN information_schema.columns AS c
+            ON c.table_schema = u.table_schema AND c.table_name = u.table_name
+               AND c.column_name = u.column_name
+         WHERE u.table_schema = DATABASE() AND c.table_schema = DATABASE()
+           AND u.constraint_name = 'PRIMARY' AND u.table_name <> 'diffgen'
+         GROUP BY c.table_name) AS k
+ CROSS JOIN (SELECT 'i' AS op, 'INSERT' AS event
+             UNION ALL SELECT 'u', 'UPDATE'
+             UNION ALL SELECT 'd', 'DELETE') AS e;
+
+-- MariaDB: diffgen_attach(table_name) journals a table of this database: it creates, or
+-- replaces, the three triggers diffgen_triggers writes for it. MySQL cannot run CREATE TRIGGER
+-- as a prepared statement; there, send diffgen_triggers' statements with the client.
+--   CALL diffgen_attach('invoices');
+DROP PROCEDURE IF EXISTS diffgen_attach;
+DELIMITER //
+CREATE PROCEDURE diffgen_attach(IN journalled VARCHAR(64))
+SQL SECURITY INVOKER
+BEGIN
+    DECLARE done BOOLEAN DEFAULT FALSE;
+    DECLARE problem VARCHAR(200);
+    DECLARE create_trigger LONGTEXT;
+    DECLARE triggers CURSOR FOR
+        SELECT trigger_sql FROM diffgen_triggers
+         WHERE CAST(table_name AS BINARY) = CAST(journalled AS BINARY);
+    DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = TRUE;
+    OPEN triggers;
+    FETCH triggers INTO create_trigger;
+    IF done THEN
+        SET problem = CONCAT('diffgen_attach: this database has no table ', QUOTE(journalled),
+                             ' with a primary key');
+        SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = problem;
+    END IF;
+    WHILE NOT done DO
+        SET @diffgen_attach_sql = REPLACE(create_trigger, 'CREATE TRIGGER', 'CREATE OR REPLACE TRIGGER');
+        PREPARE diffgen_attach_statement FROM @diffgen_attach_sql;
+        EXECUTE diffgen_attach_statement;
+        DEALLOCATE PREPARE diffgen_attach_statement;
+        FETCH triggers INTO create_trigger;
+    END WHILE;
+    CLOSE triggers;
+    SET @diffgen_attach_sql = NULL;
+END //
+DELIMITER ;
+
+-- TRUNCATE TABLE removes rows without firing triggers, so it journals nothing and the replica
+-- keeps every row. Empty a journalled table with DELETE FROM instead (its triggers journal
+-- every row), or start the stream again from a snapshot ("start_from": "snapshot"). DROP
+-- TABLE and partition maintenance (ALTER TABLE ... TRUNCATE/DROP PARTITION) journal nothing
+-- either.
+--
+-- Foreign-key actions fire no triggers: ON DELETE CASCADE, ON DELETE SET NULL, ON UPDATE
+-- CASCADE and ON UPDATE SET NULL change the child rows inside InnoDB, whose triggers never
+-- run: diffgen never hears of those changes, and the replica keeps the children as they were.
+-- Where a journalled table is the child of such a key, let a trigger on the parent make the
+-- change first, with a statement that runs the children's own triggers; the foreign key keeps
+-- its action, which then finds nothing left to do. For order_lines.order_id REFERENCES
+-- orders (id) ON DELETE CASCADE:
+--   CREATE TRIGGER orders_delete_lines BEFORE DELETE ON orders FOR EACH ROW
+--       DELETE FROM order_lines WHERE order_id = OLD.id;
+-- For invoices.customer_id REFERENCES customers (id) ON DELETE SET NULL:
+--   CREATE TRIGGER customers_unlink_invoices BEFORE DELETE ON customers FOR EACH ROW
+--       UPDATE invoices SET customer_id = NULL WHERE customer_id = OLD.id;
+-- ON UPDATE CASCADE cannot go first (the children's new parent key does not exist yet); an
+-- AFTER UPDATE trigger on the parent journals what the cascade did instead, the children's
+-- old keys as deletes and their new keys as updates:
+--   CREATE TRIGGER orders_journal_lines AFTER UPDATE ON orders FOR EACH ROW
 --       INSERT INTO diffgen (tablename, table_id, op)
---       SELECT 'invoices', OLD.id, 'd' FROM DUAL WHERE NOT (OLD.id <=> NEW.id)
---       UNION ALL SELECT 'invoices', NEW.id, 'u';
---   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices FOR EACH ROW
---       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
--- A table with a composite key (order_lines, keyed by order_id and line_no) journals the key as
--- the JSON array of its values in key order, which the tap's pk_column list reads:
---   CREATE TRIGGER order_lines_diffgen_i AFTER INSERT ON order_lines FOR EACH ROW
---       INSERT INTO diffgen (tablename, table_id, op)
---       VALUES ('order_lines', JSON_ARRAY(NEW.order_id, NEW.line_no), 'i');
---   CREATE TRIGGER order_lines_diffgen_u AFTER UPDATE ON order_lines FOR EACH ROW
---       INSERT INTO diffgen (tablename, table_id, op)
---       SELECT 'order_lines', JSON_ARRAY(OLD.order_id, OLD.line_no), 'd' FROM DUAL
---           WHERE NOT (OLD.order_id <=> NEW.order_id AND OLD.line_no <=> NEW.line_no)
---       UNION ALL SELECT 'order_lines', JSON_ARRAY(NEW.order_id, NEW.line_no), 'u';
---   CREATE TRIGGER order_lines_diffgen_d AFTER DELETE ON order_lines FOR EACH ROW
---       INSERT INTO diffgen (tablename, table_id, op)
---       VALUES ('order_lines', JSON_ARRAY(OLD.order_id, OLD.line_no), 'd');
--- The literal is the table's journal name: the bare name is the tap's default journal_name.
--- Where two databases (schemas) journalled into one diffgen share a table name, write
--- 'sales.invoices' in that table's triggers and set "journal_name": "sales.invoices".
+--       SELECT 'order_lines', JSON_ARRAY(OLD.id, line_no), 'd' FROM order_lines
+--        WHERE order_id = NEW.id AND NOT (OLD.id <=> NEW.id)
+--       UNION ALL SELECT 'order_lines', JSON_ARRAY(order_id, line_no), 'u' FROM order_lines
+--        WHERE order_id = NEW.id AND NOT (OLD.id <=> NEW.id);
+-- ON UPDATE SET NULL goes first like SET NULL on delete, in a BEFORE UPDATE trigger whose
+-- UPDATE of the children has "AND NOT (OLD.id <=> NEW.id)".

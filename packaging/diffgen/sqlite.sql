@@ -1,6 +1,7 @@
--- The diffgen pattern for SQLite: one journal table and three triggers per journalled table
--- (a SQLite trigger belongs to one table and has no dynamic SQL, so none can be shared). The
--- tap opens the database file read-only and never takes a write lock.
+-- The diffgen pattern for SQLite: one journal table and three triggers per journalled table,
+-- which the view diffgen_triggers writes out (a SQLite trigger belongs to one table and has no
+-- dynamic SQL, so none can be shared). The tap opens the database file read-only and never
+-- takes a write lock.
 --
 -- id is AUTOINCREMENT: SQLite then never hands out an id again, even after the newest diffgen
 -- rows were deleted (pruning), so no change can get an id at or below a bookmark the tap has
@@ -16,36 +17,82 @@ CREATE TABLE IF NOT EXISTS diffgen (
 );
 CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
 
--- For each journalled table (here: invoices, keyed by id):
---   CREATE TRIGGER invoices_diffgen_i AFTER INSERT ON invoices BEGIN
---       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'i');
---   END;
---   CREATE TRIGGER invoices_diffgen_u AFTER UPDATE ON invoices BEGIN
---       -- An update that changes the key removes the old row: journal that as a delete.
+-- diffgen_triggers: the CREATE TRIGGER statements that journal each table of the database
+-- that has a primary key, three rows per table, in the columns table_name, trigger_name and
+-- trigger_sql. To journal a table, run its statements, e.g. with the sqlite3 shell:
+--   sqlite3 app.db "SELECT trigger_sql FROM diffgen_triggers WHERE table_name = 'invoices'" |
+--       sqlite3 app.db
+-- - INSERT and DELETE journal the new or the old key. UPDATE journals the new key, after a
+--   delete of the old one when the update changed the key.
+-- - The key is the primary key's column, or for a composite key the JSON array of its values
+--   in key order ([1001, "A-7"]), which the tap's pk_column list reads.
+-- - A key changes when its bytes change: the comparison is COLLATE BINARY, so 'Abc' -> 'abc'
+--   under NOCASE and 'a' -> 'a ' under RTRIM journal the old key's delete; the column's own
+--   collation would call them equal and leave the old row in the replica.
+-- - The journal name is the table's name, the tap's default journal_name; a table of an
+--   attached schema whose name is taken writes 'schema.invoices' instead (edit the literal)
+--   and sets "journal_name": "schema.invoices". For a key other than the primary key, edit
+--   the column names.
+-- The statements for order_lines, keyed by order_id and line_no (for invoices, keyed by id,
+-- the key is NEW."id" and the comparison OLD."id" IS NOT NEW."id" COLLATE BINARY):
+--   CREATE TRIGGER "order_lines_diffgen_i" AFTER INSERT ON "order_lines" BEGIN
 --       INSERT INTO diffgen (tablename, table_id, op)
---           SELECT 'invoices', OLD.id, 'd' WHERE OLD.id IS NOT NEW.id;
---       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'u');
+--       VALUES ('order_lines', json_array(NEW."order_id", NEW."line_no"), 'i');
 --   END;
---   CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices BEGIN
---       INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
---   END;
--- A table with a composite key (order_lines, keyed by order_id and line_no) journals the key as
--- the JSON array of its values in key order, which the tap's pk_column list reads:
---   CREATE TRIGGER order_lines_diffgen_i AFTER INSERT ON order_lines BEGIN
+--   CREATE TRIGGER "order_lines_diffgen_u" AFTER UPDATE ON "order_lines" BEGIN
 --       INSERT INTO diffgen (tablename, table_id, op)
---           VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'i');
---   END;
---   CREATE TRIGGER order_lines_diffgen_u AFTER UPDATE ON order_lines BEGIN
+--       SELECT 'order_lines', json_array(OLD."order_id", OLD."line_no"), 'd'
+--        WHERE OLD."order_id" IS NOT NEW."order_id" COLLATE BINARY
+--           OR OLD."line_no" IS NOT NEW."line_no" COLLATE BINARY;
 --       INSERT INTO diffgen (tablename, table_id, op)
---           SELECT 'order_lines', json_array(OLD.order_id, OLD.line_no), 'd'
---           WHERE OLD.order_id IS NOT NEW.order_id OR OLD.line_no IS NOT NEW.line_no;
---       INSERT INTO diffgen (tablename, table_id, op)
---           VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'u');
+--       VALUES ('order_lines', json_array(NEW."order_id", NEW."line_no"), 'u');
 --   END;
---   CREATE TRIGGER order_lines_diffgen_d AFTER DELETE ON order_lines BEGIN
+--   CREATE TRIGGER "order_lines_diffgen_d" AFTER DELETE ON "order_lines" BEGIN
 --       INSERT INTO diffgen (tablename, table_id, op)
---           VALUES ('order_lines', json_array(OLD.order_id, OLD.line_no), 'd');
+--       VALUES ('order_lines', json_array(OLD."order_id", OLD."line_no"), 'd');
 --   END;
--- The literal is the table's journal name: the bare name is the tap's default journal_name;
--- a table of an attached schema whose name is taken writes 'schema.invoices' and sets
--- "journal_name": "schema.invoices".
+CREATE VIEW IF NOT EXISTS diffgen_triggers (table_name, trigger_name, trigger_sql) AS
+WITH RECURSIVE
+    -- The key columns of every table, quoted, by their place in the primary key.
+    key_column (table_name, place, quoted) AS (
+        SELECT t.name, c.pk, '"' || replace(c.name, '"', '""') || '"'
+          FROM sqlite_schema AS t, pragma_table_info(t.name) AS c
+         WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+           AND t.name <> 'diffgen' AND c.pk > 0),
+    -- The key's values and its comparison, one column more at every step.
+    key_list (table_name, place, new_values, old_values, changed) AS (
+        SELECT table_name, place, 'NEW.' || quoted, 'OLD.' || quoted,
+               'OLD.' || quoted || ' IS NOT NEW.' || quoted || ' COLLATE BINARY'
+          FROM key_column WHERE place = 1
+        UNION ALL
+        SELECT l.table_name, c.place, l.new_values || ', NEW.' || c.quoted,
+               l.old_values || ', OLD.' || c.quoted,
+               l.changed || char(10) || '          OR OLD.' || c.quoted || ' IS NOT NEW.' ||
+                   c.quoted || ' COLLATE BINARY'
+          FROM key_list AS l JOIN key_column AS c
+            ON c.table_name = l.table_name AND c.place = l.place + 1),
+    keyed (table_name, name, new_key, old_key, changed) AS (
+        SELECT l.table_name, quote(l.table_name),
+               iif(l.place = 1, l.new_values, 'json_array(' || l.new_values || ')'),
+               iif(l.place = 1, l.old_values, 'json_array(' || l.old_values || ')'), l.changed
+          FROM key_list AS l
+         WHERE l.place = (SELECT max(c.place) FROM key_column AS c
+                           WHERE c.table_name = l.table_name)),
+    event (op, timing) AS (VALUES ('i', 'INSERT'), ('u', 'UPDATE'), ('d', 'DELETE'))
+SELECT k.table_name, k.table_name || '_diffgen_' || e.op,
+       'CREATE TRIGGER "' || replace(k.table_name || '_diffgen_' || e.op, '"', '""') ||
+       '" AFTER ' || e.timing || ' ON "' || replace(k.table_name, '"', '""') || '" BEGIN' ||
+       char(10) || '    INSERT INTO diffgen (tablename, table_id, op)' || char(10) || '    ' ||
+       CASE e.op
+           WHEN 'i' THEN 'VALUES (' || k.name || ', ' || k.new_key || ', ''i'');'
+           WHEN 'd' THEN 'VALUES (' || k.name || ', ' || k.old_key || ', ''d'');'
+           ELSE 'SELECT ' || k.name || ', ' || k.old_key || ', ''d''' || char(10) ||
+                '     WHERE ' || k.changed || ';' || char(10) ||
+                '    INSERT INTO diffgen (tablename, table_id, op)' || char(10) ||
+                '    VALUES (' || k.name || ', ' || k.new_key || ', ''u'');'
+       END || char(10) || 'END;'
+  FROM keyed AS k CROSS JOIN event AS e;
+
+-- SQLite has no TRUNCATE. DELETE FROM a table without WHERE empties it at once only when the
+-- table has no triggers; with these, it deletes row by row and journals every row. DROP TABLE
+-- journals nothing: the replica keeps the rows.

@@ -1,7 +1,10 @@
--- The quickstart's demo database: two tables journalled into diffgen with the triggers of
--- packaging/diffgen/sqlite.sql, and their first rows. Run it from the repository root, which
--- .read resolves the pattern's path against:
+-- The quickstart's demo database: the journal of packaging/diffgen/sqlite.sql and two tables.
+-- Run it from the repository root, which .read resolves the pattern's path against:
 --     sqlite3 build/quickstart/demo.db < packaging/quickstart/demo.sql
+-- Then journal both tables with the triggers the pattern's view diffgen_triggers writes for
+-- them (run.sh does this), as for a table of your own:
+--     sqlite3 build/quickstart/demo.db "SELECT trigger_sql FROM diffgen_triggers
+--         WHERE table_name IN ('customers', 'invoices')" | sqlite3 build/quickstart/demo.db
 .bail on
 .read packaging/diffgen/sqlite.sql
 
@@ -20,38 +23,3 @@ CREATE TABLE invoices (
     paid        BOOLEAN NOT NULL DEFAULT FALSE,
     created_at  TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
 );
-
-CREATE TRIGGER customers_diffgen_i AFTER INSERT ON customers BEGIN
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('customers', NEW.id, 'i');
-END;
-CREATE TRIGGER customers_diffgen_u AFTER UPDATE ON customers BEGIN
-    INSERT INTO diffgen (tablename, table_id, op)
-        SELECT 'customers', OLD.id, 'd' WHERE OLD.id IS NOT NEW.id;
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('customers', NEW.id, 'u');
-END;
-CREATE TRIGGER customers_diffgen_d AFTER DELETE ON customers BEGIN
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('customers', OLD.id, 'd');
-END;
-
-CREATE TRIGGER invoices_diffgen_i AFTER INSERT ON invoices BEGIN
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'i');
-END;
-CREATE TRIGGER invoices_diffgen_u AFTER UPDATE ON invoices BEGIN
-    INSERT INTO diffgen (tablename, table_id, op)
-        SELECT 'invoices', OLD.id, 'd' WHERE OLD.id IS NOT NEW.id;
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', NEW.id, 'u');
-END;
-CREATE TRIGGER invoices_diffgen_d AFTER DELETE ON invoices BEGIN
-    INSERT INTO diffgen (tablename, table_id, op) VALUES ('invoices', OLD.id, 'd');
-END;
-
-BEGIN;
-INSERT INTO customers (id, name, email, vip) VALUES
-    (1, 'Ada Lovelace', 'ada@example.com', TRUE),
-    (2, 'Alan Turing', 'alan@example.com', FALSE),
-    (3, 'Grace Hopper', 'grace@example.com', FALSE);
-INSERT INTO invoices (id, customer_id, amount, issued, paid, created_at) VALUES
-    (101, 1, 1250.00, '2024-05-01', TRUE, '2024-05-01 09:30:00'),
-    (102, 2, 80.50, '2024-05-03', FALSE, '2024-05-03 14:05:00'),
-    (103, 3, 300, '2024-05-04', FALSE, '2024-05-04 08:00:00');
-COMMIT;

@@ -5,8 +5,9 @@
 #
 # From a clean clone on Debian 12 it installs the missing build packages, builds the tap and
 # its SQLite plugin in build/, creates build/quickstart/demo.db (recreated on every run) with
-# two tables journalled by diffgen triggers, makes some changes, runs the tap, makes three more
-# changes and runs the tap again from the first run's state, which sends only those three.
+# two tables journalled by the diffgen triggers the pattern's view writes for them, makes some
+# changes, runs the tap, makes three more changes and runs the tap again from the first run's
+# state, which sends only those three.
 #
 # stdout carries nothing but the tap's Singer messages of both runs; the step banners, the
 # build and the tap's log go to stderr. The last state is kept in build/quickstart/state.json.
@@ -58,11 +59,14 @@ banner "2/6 building tap-diffgen and its SQLite plugin in build/"
 cmake -S . -B build >&2
 cmake --build build -j2 --target tap-diffgen tap-diffgen-dialect-sqlite-external >&2
 
-banner "3/6 demo database $WORK/demo.db: customers, invoices, diffgen and triggers"
+banner "3/6 demo database $WORK/demo.db: customers, invoices and diffgen"
 rm -rf "$WORK"
 mkdir -p "$WORK"
 apply "$QUICKSTART/demo.sql"
-banner "    changes-1.sql: an update, a new customer and invoice, an invoice paid, one deleted"
+banner "    journalling both tables: the CREATE TRIGGER statements diffgen_triggers writes, run"
+sqlite3 "$WORK/demo.db" "SELECT trigger_sql FROM diffgen_triggers
+                         WHERE table_name IN ('customers', 'invoices')" | sqlite3 "$WORK/demo.db"
+banner "    changes-1.sql: the first rows; an update, a new customer and invoice, an invoice paid, one deleted"
 apply "$QUICKSTART/changes-1.sql"
 
 banner "4/6 first run: every journalled row once, the deleted invoice as a tombstone"

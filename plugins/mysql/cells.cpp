@@ -1,7 +1,6 @@
 #include "cells.hpp"
 
 #include <charconv>
-#include <cmath>
 
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/time_text.hpp"
@@ -48,13 +47,6 @@ void addInteger(uint64_t magnitude, bool negative, TdgValueKind kind, sdk::RowBa
 
 }  // namespace
 
-std::string formatFloat(float value) {
-    if (!std::isfinite(value)) return {};
-    char buffer[32];
-    auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
-    return std::string(buffer, end);
-}
-
 void appendTime(const MYSQL_TIME& value, std::string& out) {
     sdk::appendIsoFromFields(TDG_KIND_TIME, fieldsOf(value), out);
 }
@@ -85,6 +77,15 @@ void CellWriter::sendAsNull(size_t column, const char* problem, sdk::RowBatchBui
     unrepresentable_.sentAsNull(table_, names_[column], problem);
 }
 
+void CellWriter::writeNumber(size_t column, const std::optional<std::string>& text,
+                             sdk::RowBatchBuilder& out) {
+    if (text) {
+        out.addText(TDG_KIND_DECIMAL, *text);
+    } else {
+        sendAsNull(column, kNotANumber, out);
+    }
+}
+
 template <typename Row>
 void CellWriter::writeRow(Row& row, sdk::RowBatchBuilder& out) {
     for (size_t i = 0; i < codecs_.size(); ++i) writeCell(row, i, out);
@@ -106,24 +107,12 @@ void CellWriter::writeCell(Row& row, size_t column, sdk::RowBatchBuilder& out) {
         case Decoder::Bits:
             writeBits(row, column, out);
             return;
-        case Decoder::Float: {
-            std::string text = formatFloat(row.real32(column));
-            if (text.empty()) {
-                sendAsNull(column, kNotANumber, out);
-            } else {
-                out.addText(TDG_KIND_DECIMAL, text);
-            }
+        case Decoder::Float:
+            writeNumber(column, sdk::formatFloat(row.real32(column)), out);
             return;
-        }
-        case Decoder::Double: {
-            auto text = sdk::formatDouble(row.real64(column));
-            if (text) {
-                out.addText(TDG_KIND_DECIMAL, *text);
-            } else {
-                sendAsNull(column, kNotANumber, out);
-            }
+        case Decoder::Double:
+            writeNumber(column, sdk::formatDouble(row.real64(column)), out);
             return;
-        }
         case Decoder::Text:
             if (codec.kind == TDG_KIND_DECIMAL) {
                 writeDecimalText(row, column, out);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ private:
                        sdk::RowBatchBuilder& out);
     /// Sends NULL and reports the column once (sdk/unrepresentable.hpp); no data is logged.
     void sendAsNull(size_t column, const char* problem, sdk::RowBatchBuilder& out);
+    /// A float's or double's text, NULL (with the warning) for NaN and ±Infinity.
+    void writeNumber(size_t column, const std::optional<std::string>& text,
+                     sdk::RowBatchBuilder& out);
 
     sdk::UnrepresentableValues& unrepresentable_;
     std::string table_;
@@ -56,9 +60,6 @@ private:
     std::vector<FieldCodec> codecs_;
     std::string scratch_;
 };
-
-/// Shortest text that reads back as the same float; empty for NaN and ±Infinity.
-std::string formatFloat(float value);
 
 /// Appends "YYYY-MM-DDTHH:MM:SS.ffffff" for a date and time; false (nothing appended) for a
 /// zero date.

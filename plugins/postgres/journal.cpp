@@ -83,13 +83,26 @@ SELECT tree.root, n.nspname, c.relname
 // The row triggers of each table itself. A trigger of a partitioned table is cloned to its
 // partitions; those clones are the partitions' rows, so each trigger is listed once, on the
 // table it was created on (or, for a configured partition, the clone that fires on it).
+// Each table's partition root too (the table itself when it is no partition), walked up
+// pg_inherits, which every version since 10 has (pg_partition_root came with 12).
 constexpr const char* kTriggers = R"SQL(
 SELECT t.tgrelid, t.tgname, t.tgtype::int4, t.tgargs, p.proname, p.prosrc,
-       c.relname, n.nspname, c.relkind = 'p'
+       c.relname, n.nspname, c.relkind = 'p', rc.relname, rn.nspname
   FROM pg_catalog.pg_trigger t
   JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid
   JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  CROSS JOIN LATERAL (
+      WITH RECURSIVE up (relid, depth) AS (
+          SELECT c.oid, 0
+          UNION ALL
+          SELECT i.inhparent, up.depth + 1
+            FROM up
+            JOIN pg_catalog.pg_inherits i ON i.inhrelid = up.relid
+            JOIN pg_catalog.pg_class child ON child.oid = up.relid AND child.relispartition)
+      SELECT relid FROM up ORDER BY depth DESC LIMIT 1) root
+  JOIN pg_catalog.pg_class rc ON rc.oid = root.relid
+  JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
  WHERE t.tgrelid = ANY (ARRAY(SELECT unnest($1::oid[])))
    AND (t.tgtype::int4 & 1) = 1
  ORDER BY t.tgrelid, t.tgname
@@ -141,21 +154,28 @@ struct TriggerRow {
     std::string_view table;
     std::string_view schema;
     bool partitioned;
+    /// The partition root of the table (the table itself when it is no partition).
+    std::string_view rootTable;
+    std::string_view rootSchema;
 };
 
 // The shipped diffgen_journal(key_columns [, 'qualified']) (packaging/diffgen/postgres.sql)
-// writes the name of the table it fires on (TG_TABLE_NAME), or schema.table with 'qualified'.
-// On a partitioned table it fires on the partitions and so writes their names: no one name.
+// writes the name of the table it fires on (TG_TABLE_NAME), or schema.table with 'qualified';
+// on a partition, the name of its partition root, which it looks up with pg_partition_root.
+// An older copy of the function, without that lookup, writes each partition's own name: on a
+// partitioned table, no one name.
 std::optional<std::string> sharedFunctionName(const TriggerRow& trigger,
                                               const std::vector<sdk::SqlToken>& tokens) {
-    if (trigger.function != "diffgen_journal" || !mentions(tokens, "TG_TABLE_NAME") ||
-        trigger.partitioned) {
+    if (trigger.function != "diffgen_journal" || !mentions(tokens, "TG_TABLE_NAME")) {
         return std::nullopt;
     }
+    const bool journalsRoot = mentions(tokens, "pg_partition_root");
+    if (trigger.partitioned && !journalsRoot) return std::nullopt;
+    const std::string_view table = journalsRoot ? trigger.rootTable : trigger.table;
+    const std::string_view schema = journalsRoot ? trigger.rootSchema : trigger.schema;
     bool qualified = trigger.arguments.size() > 1 && trigger.arguments[1] == "qualified";
     if (qualified && !mentions(tokens, "TG_TABLE_SCHEMA")) return std::nullopt;
-    return qualified ? std::string(trigger.schema) + "." + std::string(trigger.table)
-                     : std::string(trigger.table);
+    return qualified ? std::string(schema) + "." + std::string(table) : std::string(table);
 }
 
 // The trigger when its function writes into diffgen, with the name it writes where the source
@@ -221,7 +241,9 @@ void readTriggers(Session& session, const EntriesByOid& entries, const sdk::Tabl
                            rows.value(row, 5),
                            rows.value(row, 6),
                            rows.value(row, 7),
-                           rows.value(row, 8) == "t"};
+                           rows.value(row, 8) == "t",
+                           rows.value(row, 9),
+                           rows.value(row, 10)};
         std::optional<sdk::JournalTrigger> found = journalTrigger(trigger, diffgen);
         if (!found) continue;
         for (size_t entry : entries.find(rows.value(row, 0))->second) {

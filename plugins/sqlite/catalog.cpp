@@ -67,7 +67,7 @@ sdk::ColumnInfo columnInfo(const RawColumn& raw, int ordinal, bool rowidAlias) {
     info.scale = type.scale;
     info.nullable = !raw.notNull && !rowidAlias;
     info.primaryKey = raw.keyPosition > 0;
-    info.jsonSchema = sdk::jsonSchemaForKind(type.kind, type.scale);
+    info.jsonSchema = sdk::jsonSchemaForKind(type.kind, type.scale, type.uuid ? "uuid" : "");
     return info;
 }
 

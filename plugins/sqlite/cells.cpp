@@ -118,6 +118,32 @@ Converted plainText(const Cursor& cursor, int index, int storage) {
     return std::string(cursor.text(index));
 }
 
+// A uuid's canonical text: lower case, from a text in any case or from its 16 raw bytes.
+Converted uuidText(const Cursor& cursor, int index, int storage) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    if (storage == SQLITE_BLOB && sqlite3_column_bytes(cursor.row(), index) == 16) {
+        const auto* bytes =
+            static_cast<const unsigned char*>(sqlite3_column_blob(cursor.row(), index));
+        for (int i = 0; i < 16; ++i) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+            out.push_back(hex[bytes[i] >> 4]);
+            out.push_back(hex[bytes[i] & 0xF]);
+        }
+        return out;
+    }
+    if (storage != SQLITE_TEXT) return std::nullopt;
+    out = lower(cursor.text(index));
+    if (out.size() != 36) return std::nullopt;
+    for (size_t i = 0; i < out.size(); ++i) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? out[i] != '-' : std::isxdigit(static_cast<unsigned char>(out[i])) == 0) {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
 Converted jsonText(const Cursor& cursor, int index, int storage, int validColumn) {
     if (validColumn >= 0 && sqlite3_column_int(cursor.row(), validColumn) == 0) return std::nullopt;
     return plainText(cursor, index, storage);
@@ -126,8 +152,10 @@ Converted jsonText(const Cursor& cursor, int index, int storage, int validColumn
 Converted dateText(const Cursor& cursor, int index, int storage) {
     if (storage != SQLITE_TEXT) return std::nullopt;
     std::string_view text = cursor.text(index);
-    // A full date and time in a DATE column keeps its date, as SQLite's date() would.
-    if (text.size() > 10 && text[10] != ' ' && text[10] != 'T') return std::nullopt;
+    // A full date and time in a DATE column keeps its date, as SQLite's date() would; anything
+    // else after the date ("0044-03-15 BC") makes it no date of ours.
+    std::string dateTime;
+    if (text.size() > 10 && !appendUtcTimestamp(text, dateTime)) return std::nullopt;
     int y = 0;
     unsigned m = 0, d = 0;
     auto digits = [&](size_t at, size_t count, auto& value) {
@@ -160,6 +188,7 @@ Converted timestampText(const Cursor& cursor, int index, int storage) {
 }
 
 Converted convertedText(const Cursor& cursor, int index, int storage, const ColumnPlan& column) {
+    if (column.uuid) return uuidText(cursor, index, storage);
     switch (column.kind) {
         case TDG_KIND_DECIMAL:
             return decimalText(cursor, index, storage, column.scale);
@@ -213,7 +242,7 @@ void addCell(const Cursor& cursor, int index, const ColumnPlan& column, sdk::Row
         rows.addNull();
         warnings.sentAsNull(column.table, column.name,
                             std::string("holds ") + storageName(storage) + " value that is not " +
-                                kindExpectation(column.kind));
+                                (column.uuid ? "a uuid" : kindExpectation(column.kind)));
     }
 }
 

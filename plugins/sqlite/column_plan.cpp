@@ -4,6 +4,7 @@
 
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
+#include "types.hpp"
 
 namespace tapdiffgen::sqlite {
 namespace {
@@ -45,6 +46,7 @@ SelectPlan planSelect(const std::vector<sdk::ColumnInfo>& described, const sdk::
         entry.name = column->name;
         entry.kind = column->kind;
         entry.scale = column->scale;
+        entry.uuid = columnTypeFor(column->sqlType).uuid;
         entry.table = table.display();
         if (!plan.selectList.empty()) plan.selectList += ", ";
         plan.selectList += qualified(column->name);

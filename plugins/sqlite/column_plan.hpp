@@ -19,6 +19,8 @@ struct ColumnPlan {
     std::string table;
     /// JSON columns: the result column holding json_valid() of this one; -1 otherwise.
     int validColumn = -1;
+    /// A column declared UUID (types.hpp).
+    bool uuid = false;
 };
 
 /// The alias the table has in every row read, so that the select list never meets a name of

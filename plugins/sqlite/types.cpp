@@ -75,6 +75,9 @@ ColumnType columnTypeFor(std::string_view declared) {
     if (base == "DATETIME" || base.starts_with("TIMESTAMP")) return {TDG_KIND_TIMESTAMP};
     if (base == "TIME") return {TDG_KIND_TIME};
     if (base == "JSON") return {TDG_KIND_JSON};
+    // By affinity a UUID column would be numeric, and its values (text or 16-byte blobs) sent
+    // as NULL.
+    if (base == "UUID") return {TDG_KIND_TEXT, -1, -1, true};
     if (base == "NUMERIC" || base == "DECIMAL") return decimalType(type);
     return {kindByAffinity(type)};
 }

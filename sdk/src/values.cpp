@@ -60,6 +60,13 @@ std::optional<std::string> formatDouble(double value) {
     return std::string(buffer, result.ptr);
 }
 
+std::optional<std::string> formatFloat(float value) {
+    if (!std::isfinite(value)) return std::nullopt;
+    char buffer[32];
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    return std::string(buffer, result.ptr);
+}
+
 namespace {
 
 bool isDecimalDigit(char c) { return c >= '0' && c <= '9'; }

@@ -83,6 +83,24 @@ median() {
 }
 fmt() { awk -v v="$2" "BEGIN { printf \"$1\", v }"; }
 
+# group N -> N rounded, with thousands separators.
+group() {
+    awk -v v="$1" 'BEGIN {
+        s = sprintf("%.0f", v); out = ""
+        while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+        print s out
+    }'
+}
+
+# join_by SEPARATOR WORD... -> the words joined by SEPARATOR.
+join_by() {
+    local separator=$1 first=$2
+    shift 2 || return 0
+    printf '%s' "$first" "${@/#/$separator}"
+}
+
+dialect_name() { [[ $1 == pg ]] && printf PostgreSQL || printf MariaDB; }
+
 # spread_cell -> "median (lowest–highest)" of stdin's numbers, one a line, to two decimals: how
 # the report gives a ratio over rounds taking turns.
 spread_cell() {

@@ -2,16 +2,6 @@
 # The results as Markdown tables, ready to paste into the README. Rates are taken over the
 # process's whole wall time (start, connect, discovery included), as a user sees them.
 
-# group N -> N rounded, with thousands separators.
-group() {
-    awk -v v="$1" 'BEGIN {
-        s = sprintf("%.0f", v); out = ""
-        while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
-        print s out
-    }'
-}
-
-dialect_name() { [[ $1 == pg ]] && printf PostgreSQL || printf MariaDB; }
 
 # report_row DIALECT N T: one line of the main table.
 report_row() {

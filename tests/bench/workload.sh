@@ -128,12 +128,6 @@ workload_apply_statements() {
     done
 }
 
-join_by() {
-    local separator=$1 first=$2
-    shift 2 || return 0
-    printf '%s' "$first" "${@/#/$separator}"
-}
-
 # ---------------------------------------------------------------------------------------------
 # Column values: a pure function of the key K and a version V (the event number; 0 for the
 # rows that exist from the start), one SQL expression a line for qty..prio. Both dialects
@@ -290,10 +284,7 @@ CREATE TABLE $1 (
 SQL
 }
 pg_table_trigger_sql() {
-    cat <<SQL
-CREATE TRIGGER ${2}_diffgen AFTER INSERT OR UPDATE OR DELETE ON $2
-    FOR EACH ROW EXECUTE FUNCTION ${1}_diffgen_journal('id');
-SQL
+    printf "SELECT %s_diffgen_attach('%s', 'id');\n" "$1" "$2"
 }
 
 pg_workload_check() {
@@ -332,7 +323,7 @@ my_workload_drop() {
         my_sql
 }
 
-# my_table_sql PREFIX T U N: as pg_table_sql, with the documented MySQL triggers.
+# my_table_sql PREFIX T U N: as pg_table_sql, with the shipped MySQL triggers.
 my_table_sql() {
     local p=$1 t=$2 u=$3 n=$4 table values=()
     printf -v table '%s_t%02d' "$p" "$t"
@@ -362,17 +353,7 @@ CREATE TABLE $1 (
 SQL
 }
 my_table_trigger_sql() {
-    local p=$1 table=$2
-    cat <<SQL
-CREATE TRIGGER ${table}_diffgen_i AFTER INSERT ON $table FOR EACH ROW
-    INSERT INTO ${p}_diffgen (tablename, table_id, op) VALUES ('$table', NEW.id, 'i');
-CREATE TRIGGER ${table}_diffgen_u AFTER UPDATE ON $table FOR EACH ROW
-    INSERT INTO ${p}_diffgen (tablename, table_id, op)
-    SELECT '$table', OLD.id, 'd' FROM DUAL WHERE NOT (OLD.id <=> NEW.id)
-    UNION ALL SELECT '$table', NEW.id, 'u';
-CREATE TRIGGER ${table}_diffgen_d AFTER DELETE ON $table FOR EACH ROW
-    INSERT INTO ${p}_diffgen (tablename, table_id, op) VALUES ('$table', OLD.id, 'd');
-SQL
+    printf "CALL %s_diffgen_attach('%s');\n" "$1" "$2"
 }
 
 my_workload_check() {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -32,13 +33,25 @@ Poco::JSON::Object::Ptr parseObject(const fs::path& path, const std::string& tex
     }
 }
 
-// The dialect's file when there is one, else the common one.
-std::optional<std::string> pick(const fs::path& directory, const std::string& stem,
-                                const std::string& extension, const std::string& dialect) {
-    if (auto specific = readIfExists(directory / (stem + "." + dialect + extension))) {
-        return specific;
+// The first of `directories` that holds `file`.
+std::optional<std::string> firstOf(const std::vector<fs::path>& directories,
+                                   const std::string& file) {
+    for (const fs::path& directory : directories) {
+        if (auto text = readIfExists(directory / file)) return text;
     }
-    return readIfExists(directory / (stem + extension));
+    return std::nullopt;
+}
+
+// The dialect's file when there is one in any of the directories, else the common one.
+std::optional<std::string> pick(const std::vector<fs::path>& directories, const std::string& stem,
+                                const std::string& extension, const std::string& dialect) {
+    if (auto specific = firstOf(directories, stem + "." + dialect + extension)) return specific;
+    return firstOf(directories, stem + extension);
+}
+
+bool holdsCase(const fs::path& directory) {
+    std::error_code error;
+    return fs::is_directory(directory, error) && fs::exists(directory / "expected.json", error);
 }
 
 }  // namespace
@@ -50,31 +63,45 @@ fs::path installedCasesDirectory() {
     return (exe.parent_path() / ".." / TDG_CONFORMANCE_CASES_RELATIVE_DIR).lexically_normal();
 }
 
-std::vector<fs::path> caseDirectories(const fs::path& casesDir) {
-    std::vector<fs::path> found;
+std::vector<CaseLocation> caseLocations(const fs::path& casesDir,
+                                        const std::optional<fs::path>& overridesDir) {
+    std::map<std::string, CaseLocation> cases;
     for (const auto& entry : fs::directory_iterator(casesDir)) {
-        if (entry.is_directory() && fs::exists(entry.path() / "expected.json")) {
-            found.push_back(entry.path());
+        if (!holdsCase(entry.path())) continue;
+        std::string name = entry.path().filename().string();
+        cases[name] = {name, {entry.path()}};
+    }
+    if (overridesDir) {
+        for (const auto& entry : fs::directory_iterator(*overridesDir)) {
+            if (!entry.is_directory()) continue;
+            std::string name = entry.path().filename().string();
+            auto found = cases.find(name);
+            if (found != cases.end()) {
+                found->second.directories.insert(found->second.directories.begin(), entry.path());
+            } else if (holdsCase(entry.path())) {
+                cases[name] = {name, {entry.path()}};
+            }
         }
     }
-    std::sort(found.begin(), found.end());
-    return found;
+    std::vector<CaseLocation> sorted;
+    for (auto& [name, location] : cases) sorted.push_back(std::move(location));
+    return sorted;
 }
 
-CaseFiles loadCaseFiles(const fs::path& directory, const Overrides& overrides) {
+CaseFiles loadCaseFiles(const CaseLocation& location, const Overrides& overrides) {
     CaseFiles files;
-    files.name = directory.filename().string();
-    files.directory = directory;
-    const fs::path base = directory / "expected.json";
-    files.expected = parseObject(base, readIfExists(base).value_or(""));
-    const fs::path overridePath = directory / ("expected." + overrides.expected + ".json");
-    if (auto text = readIfExists(overridePath)) {
-        Poco::JSON::Object::Ptr changes = parseObject(overridePath, *text);
+    files.name = location.name;
+    const std::string base = "expected.json";
+    files.expected =
+        parseObject(location.name + "/" + base, firstOf(location.directories, base).value_or(""));
+    const std::string specific = "expected." + overrides.expected + ".json";
+    if (auto text = firstOf(location.directories, specific)) {
+        Poco::JSON::Object::Ptr changes = parseObject(location.name + "/" + specific, *text);
         for (const auto& [key, value] : *changes) files.expected->set(key, value);
     }
-    files.setupSql = pick(directory, "setup", ".sql", overrides.setup);
-    files.teardownSql = pick(directory, "teardown", ".sql", overrides.setup);
-    files.writerSql = pick(directory, "writer", ".sql", overrides.setup);
+    files.setupSql = pick(location.directories, "setup", ".sql", overrides.setup);
+    files.teardownSql = pick(location.directories, "teardown", ".sql", overrides.setup);
+    files.writerSql = pick(location.directories, "writer", ".sql", overrides.setup);
     return files;
 }
 

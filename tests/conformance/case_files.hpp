@@ -9,6 +9,11 @@
 //                            beside the plugin (check "diffgen": an open transaction)
 // The two <dialect>s are chosen apart (Overrides): the SQL is the database's spelling, the
 // expectations the plugin's, and two plugins for one database may answer differently.
+//
+// An override directory (--overrides DIR) is laid out the same way, DIR/<name>/, and kept
+// apart from the shipped cases, which are package-owned: each of its files wins over the
+// shipped file of the same name, and a DIR/<name>/ with an expected.json of its own is a case
+// of its own.
 #pragma once
 
 #include <Poco/JSON/Object.h>
@@ -22,7 +27,6 @@ namespace tapdiffgen::conformance {
 
 struct CaseFiles {
     std::string name;
-    std::filesystem::path directory;
     Poco::JSON::Object::Ptr expected;
     std::optional<std::string> setupSql;
     std::optional<std::string> teardownSql;
@@ -33,8 +37,17 @@ struct CaseFiles {
 /// installed next to the runner.
 std::filesystem::path installedCasesDirectory();
 
-/// Case directories (those holding an expected.json), sorted by name.
-std::vector<std::filesystem::path> caseDirectories(const std::filesystem::path& casesDir);
+/// One case: its name and the directories its files are read from, the first one's winning.
+struct CaseLocation {
+    std::string name;
+    std::vector<std::filesystem::path> directories;
+};
+
+/// The cases of `casesDir` (directories holding an expected.json) with their override
+/// directories in `overridesDir` when given, and the override directory's own cases, sorted by
+/// name.
+std::vector<CaseLocation> caseLocations(const std::filesystem::path& casesDir,
+                                        const std::optional<std::filesystem::path>& overridesDir);
 
 struct Overrides {
     std::string setup;     // setup.<setup>.sql, teardown.<setup>.sql
@@ -42,6 +55,6 @@ struct Overrides {
 };
 
 /// Reads one case with `overrides`. Throws std::runtime_error on a bad file.
-CaseFiles loadCaseFiles(const std::filesystem::path& directory, const Overrides& overrides);
+CaseFiles loadCaseFiles(const CaseLocation& location, const Overrides& overrides);
 
 }  // namespace tapdiffgen::conformance

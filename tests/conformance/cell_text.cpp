@@ -1,10 +1,13 @@
 #include "cell_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
+
+#include "support/exact_json.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
@@ -61,7 +64,9 @@ public:
         return at_ - start >= least;
     }
     bool fraction(size_t most) { return !literal('.') || digits(1, most); }
-    bool day() { return digits(4) && literal('-') && digits(2, 2) && literal('-') && digits(2, 2); }
+    bool day() {
+        return digits(4, 4) && literal('-') && digits(2, 2) && literal('-') && digits(2, 2);
+    }
     bool clock(size_t leastHourDigits) {
         return digits(leastHourDigits) && literal(':') && digits(2, 2) && literal(':') &&
                digits(2, 2) && fraction(6);
@@ -76,6 +81,35 @@ private:
     size_t at_ = 0;
 };
 
+int twoDigits(std::string_view text, size_t at) {
+    return (text[at] - '0') * 10 + (text[at + 1] - '0');
+}
+
+bool isLeapYear(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
+
+// "YYYY-MM-DD" at the start of a text Shape::day() accepted: a day the calendar has.
+bool realDay(std::string_view text) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const int year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+    const int month = twoDigits(text, 5);
+    const int day = twoDigits(text, 8);
+    if (month < 1 || month > 12 || day < 1) return false;
+    return day <= (month == 2 && isLeapYear(year) ? 29 : days[month - 1]);
+}
+
+// "HH:MM:SS" ending at `end` (after a Shape::clock): minutes and seconds below 60, and the
+// hours below `hourLimit` when the clock has two hour digits.
+bool realClock(std::string_view text, size_t end, int hourLimit) {
+    return twoDigits(text, end - 5) < 60 && twoDigits(text, end - 2) < 60 &&
+           (hourLimit == 0 || twoDigits(text, end - 8) < hourLimit);
+}
+
+// "+HH:MM[:SS]" at `at`: less than a day, minutes and seconds below 60.
+bool realOffset(std::string_view text, size_t at) {
+    if (twoDigits(text, at + 1) >= 24 || twoDigits(text, at + 4) >= 60) return false;
+    return text.size() == at + 6 || twoDigits(text, at + 7) < 60;
+}
+
 bool isNumber(std::string_view text) {
     Shape shape(text);
     shape.literal('-');
@@ -88,24 +122,103 @@ bool isNumber(std::string_view text) {
     return shape.end();
 }
 
-// The text forms the ABI promises for each text-carrying kind (see TdgValueKind).
+// Where the clock that starts at `from` ends ("HH:MM:SS" plus any fraction).
+size_t clockEnd(std::string_view text, size_t from) {
+    size_t end = text.find_first_of("+-", from);
+    return end == std::string_view::npos ? text.size() : end;
+}
+
+// A timestamp's fields, after Shape accepted its form: a real day, a clock before 24:00, and
+// a real offset.
+bool realTimestamp(std::string_view text) {
+    size_t end = clockEnd(text, 11);
+    size_t fraction = text.find('.', 11);
+    size_t clock = fraction == std::string_view::npos || fraction > end ? end : fraction;
+    return realDay(text) && realClock(text, clock, 24) &&
+           (end == text.size() || realOffset(text, end));
+}
+
+// A TIME: a duration of any hours (MySQL), or a time of day of two hour digits up to 24:00:00
+// when it has an offset (timetz).
+bool realTime(std::string_view text) {
+    size_t start = text[0] == '-' ? 1 : 0;
+    size_t end = clockEnd(text, start);
+    size_t fraction = text.find('.', start);
+    size_t clock = fraction == std::string_view::npos || fraction > end ? end : fraction;
+    if (end == text.size()) return realClock(text, clock, 0);
+    if (start != 0 || clock != 8 || !realOffset(text, end)) return false;
+    const bool dayEnd = text.substr(2, end - 2).find_first_not_of("0:.") == std::string_view::npos;
+    return realClock(text, clock, 24) || (twoDigits(text, 0) == 24 && dayEnd);
+}
+
+// A JSON value as one text per meaning: members sorted by name, no white space, strings
+// escaped one way, numbers as canonicalDecimal writes them (a server may keep 2.50 or make it
+// 2.5, write 5e-4 or 0.0005).
+void appendMeaning(const testing::ExactJson& value, std::string& out) {
+    using Type = testing::ExactJson::Type;
+    switch (value.type()) {
+        case Type::Number:
+            out += canonicalDecimal(value.scalar());
+            return;
+        case Type::String:
+            out += jsonQuoted(value.scalar());
+            return;
+        case Type::Array:
+            out += '[';
+            for (size_t i = 0; i < value.items().size(); ++i) {
+                if (i > 0) out += ',';
+                appendMeaning(value.items()[i], out);
+            }
+            out += ']';
+            return;
+        case Type::Object: {
+            auto members = value.members();
+            std::stable_sort(members.begin(), members.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            out += '{';
+            for (size_t i = 0; i < members.size(); ++i) {
+                out += (i > 0 ? "," : "") + jsonQuoted(members[i].first) + ":";
+                appendMeaning(members[i].second, out);
+            }
+            out += '}';
+            return;
+        }
+        default:
+            out += value.isNull() ? "null" : value.scalar();
+    }
+}
+
+bool isJsonDocument(const std::string& text) {
+    try {
+        testing::ExactJson::parse(text);
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
+// The text forms the ABI promises for each text-carrying kind (see TdgValueKind), with fields
+// the calendar and the clock have: "2024-02-30" or "25:61:00" has the form but is no value.
 bool hasAbiForm(TdgValueKind kind, const std::string& text) {
     Shape shape(text);
     switch (kind) {
         case TDG_KIND_DECIMAL:
             return isNumber(text);
+        case TDG_KIND_JSON:
+            return isJsonDocument(text);
         case TDG_KIND_DATE:
-            shape.literal('-');
-            return shape.day() && shape.end();
+            return shape.day() && shape.end() && realDay(text);
         case TDG_KIND_TIME:
             // Hours may exceed 24 and carry a sign (MySQL TIME).
             shape.literal('-');
-            return shape.clock(2) && (shape.end() || (shape.offset() && shape.end()));
+            return shape.clock(2) && (shape.end() || (shape.offset() && shape.end())) &&
+                   realTime(text);
         case TDG_KIND_TIMESTAMP:
-            return shape.day() && shape.literal('T') && shape.clock(2) && shape.end();
+            return shape.day() && shape.literal('T') && shape.clock(2) && shape.end() &&
+                   realTimestamp(text);
         case TDG_KIND_TIMESTAMPTZ:
             return shape.day() && shape.literal('T') && shape.clock(2) && shape.offset() &&
-                   shape.end();
+                   shape.end() && realTimestamp(text);
         default:
             return true;
     }
@@ -124,6 +237,13 @@ std::string lowercaseHex(std::string_view bytes) {
 
 std::string textOfKind(TdgValueKind kind, const std::string& text) {
     if (kind == TDG_KIND_DECIMAL) return canonicalDecimal(text);
+    // JSON by meaning: white space, the order of an object's members and the spelling of a
+    // number do not count; a JSON text that does not parse stays as it is.
+    if (kind == TDG_KIND_JSON && isJsonDocument(text)) {
+        std::string meaning;
+        appendMeaning(testing::ExactJson::parse(text), meaning);
+        return meaning;
+    }
     if (kind == TDG_KIND_TIME || kind == TDG_KIND_TIMESTAMP || kind == TDG_KIND_TIMESTAMPTZ) {
         return jsonQuoted(withoutZeroFraction(text));
     }
@@ -175,9 +295,29 @@ std::string withoutExponent(const std::string& text) {
     return sign + whole + (fraction.empty() ? "" : "." + fraction);
 }
 
-}  // namespace
+// Past this length a canonical decimal is written as "d.ddde<exponent>" (5e-324 would be 324
+// digits): still one text per value, and one a message can show.
+constexpr size_t kLongestPlain = 40;
 
-std::string canonicalDecimal(std::string_view text) {
+// A plain canonical decimal ("-0.00012", "120") as "-1.2e-4", "1.2e2".
+std::string scientific(const std::string& plain) {
+    const bool negative = plain[0] == '-';
+    std::string digits = plain.substr(negative ? 1 : 0);
+    size_t dot = digits.find('.');
+    long point = static_cast<long>(dot == std::string::npos ? digits.size() : dot);
+    if (dot != std::string::npos) digits.erase(dot, 1);
+    size_t first = digits.find_first_not_of('0');
+    point -= static_cast<long>(first);
+    digits.erase(0, first);
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    std::string out = negative ? "-" : "";
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    return out + "e" + std::to_string(point - 1);
+}
+
+// The number in plain notation without trailing fractional zeros: "1.50e1" → "15".
+std::string plainDecimal(std::string_view text) {
     std::string mantissa = withoutExponent(std::string(text));
     if (mantissa.find('.') != std::string::npos) {
         while (!mantissa.empty() && mantissa.back() == '0') mantissa.pop_back();
@@ -187,8 +327,15 @@ std::string canonicalDecimal(std::string_view text) {
     return mantissa;
 }
 
+}  // namespace
+
+std::string canonicalDecimal(std::string_view text) {
+    std::string plain = plainDecimal(text);
+    return plain.size() > kLongestPlain ? scientific(plain) : plain;
+}
+
 int decimalPlaces(std::string_view text) {
-    std::string canonical = canonicalDecimal(text);
+    std::string canonical = plainDecimal(text);
     size_t dot = canonical.find('.');
     return dot == std::string::npos ? 0 : static_cast<int>(canonical.size() - dot - 1);
 }

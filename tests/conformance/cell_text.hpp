@@ -1,9 +1,11 @@
 // Values as comparable text. A cell from the plugin and a value from expected.json become the
 // same text exactly when they mean the same value: decimals in plain notation without trailing
-// fractional zeros, times without a zero fraction (the ABI lets a plugin pad fractions to
-// microseconds), bytes as lowercase hex (expected.json writes them so too), text JSON-quoted.
-// A cell whose text breaks the ABI's form for its kind renders as "invalid <kind> ..." so the
-// comparison shows it.
+// fractional zeros (scientific past 40 characters), times without a zero fraction (the ABI lets
+// a plugin pad fractions to microseconds), bytes as lowercase hex (expected.json writes them so
+// too), JSON documents by meaning (members sorted, no white space, numbers as decimals; in
+// expected.json a document is the string of its text), text JSON-quoted. A cell whose text
+// breaks the ABI's form for its kind, or whose fields no calendar or clock has (2024-02-30,
+// 25:61:00, year 10000), renders as "invalid <kind> ..." so the comparison shows it.
 #pragma once
 
 #include <Poco/Dynamic/Var.h>

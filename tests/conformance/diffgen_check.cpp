@@ -12,49 +12,25 @@
 // most limit events, and a shorter page must hold every event of its tables in (after, up_to]
 // that "events" lists, since the engine then moves its cursor to up_to. With no writer running,
 // check_horizon (when the plugin has it) must call every page's mark final, an empty page's too,
-// within kHorizonSeconds (a plugin may answer pending with a successor mark first).
-//
-// "open_writer": {"seconds": 8, "after": 9, "tables": ["alpha"]} runs the case's writer.sql
-// beside the plugin: it inserts into the log and holds its transaction open for `seconds`.
-// A mark taken meanwhile (of the empty page after `after`) must be pending, and once the
-// writer has ended, that mark (or its successor) must turn final. null (SQLite: one writer at a
-// time, so no id can appear below those already committed), or a plugin without check_horizon
-// or that cannot tell, skips this part.
+// within kHorizonSeconds (a plugin may answer pending with a successor mark first). Marks beside
+// a running writer are the horizon check's (horizon_check.cpp).
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "case_result.hpp"
 #include "cell_text.hpp"
 #include "expected_json.hpp"
+#include "horizon_marks.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
 #include "row_collector.hpp"
-#include "setup_sql.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
 
 using Poco::JSON::Object;
-
-// Generous: under a parallel test run another test's transaction may hold a mark back for a while.
-constexpr int kHorizonSeconds = 60;
-constexpr auto kHorizonPoll = std::chrono::milliseconds(100);
-
-struct PageMark {
-    std::string page;
-    TdgHorizonMark mark;
-};
-
-bool isNoMark(const TdgHorizonMark& mark) {
-    for (int64_t word : mark.words) {
-        if (word != 0) return false;
-    }
-    return true;
-}
 
 // The events of `tables` in (after, upTo] that the case lists, which a short page must hold.
 std::vector<int64_t> eventsInRange(const std::map<int64_t, RowText>& events,
@@ -140,76 +116,6 @@ PageMark checkPage(core::DialectConnection& connection, const core::TableRef& di
     return {name, read.mark()};
 }
 
-// "N marks final"; throws CaseFailure when one stays pending with no writer running.
-std::string checkMarksFinal(core::DialectConnection& connection, std::vector<PageMark> marks) {
-    if (connection.plugin().driver().check_horizon == nullptr) return "no check_horizon";
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kHorizonSeconds);
-    size_t checked = 0;
-    for (PageMark& page : marks) {
-        if (isNoMark(page.mark)) continue;
-        for (;;) {
-            std::optional<bool> final = connection.checkHorizon(page.mark);
-            if (!final) return "check_horizon cannot tell";
-            if (*final) break;
-            require(std::chrono::steady_clock::now() < deadline,
-                    page.page + ": check_horizon still answers pending after " +
-                        std::to_string(kHorizonSeconds) + " s with no writer running");
-            std::this_thread::sleep_for(kHorizonPoll);
-        }
-        ++checked;
-    }
-    return std::to_string(checked) + " marks final";
-}
-
-// Polls fresh marks of the page after `after` until one is pending; nullopt if none was before
-// `deadline`.
-std::optional<TdgHorizonMark> pendingMark(core::DialectConnection& connection,
-                                          const core::TableRef& diffgen, int64_t after,
-                                          const std::vector<std::string>& tables,
-                                          std::chrono::steady_clock::time_point deadline) {
-    while (std::chrono::steady_clock::now() < deadline) {
-        core::EventPage page = connection.readDiffgenPage(diffgen, after, INT64_MAX, 10, tables);
-        TdgHorizonMark mark = page.mark();
-        std::optional<bool> final = connection.checkHorizon(mark);
-        if (final && !*final) return mark;
-        std::this_thread::sleep_for(kHorizonPoll);
-    }
-    return std::nullopt;
-}
-
-std::string checkOpenWriter(const LiveContext& context, const CaseFiles& files,
-                            core::DialectConnection& connection, const core::TableRef& diffgen) {
-    Object::Ptr writer = files.expected->getObject("open_writer");
-    if (writer.isNull()) return "";
-    if (connection.plugin().driver().check_horizon == nullptr) return "";
-    require(files.writerSql.has_value(),
-            "expected.json has open_writer but there is no writer.sql");
-    const int64_t seconds = integerOf(writer, "seconds");
-    const int64_t after = integerOf(writer, "after");
-    const std::vector<std::string> tables = stringsOf(arrayOf(writer, "tables"));
-    TdgHorizonMark probe = connection.readDiffgenPage(diffgen, after, INT64_MAX, 10, tables).mark();
-    if (!connection.checkHorizon(probe)) return "";
-    const auto writerEnds = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    BackgroundSql running(*context.setupCommand, *files.writerSql, "writer SQL");
-    std::optional<TdgHorizonMark> pending =
-        pendingMark(connection, diffgen, after, tables, writerEnds - std::chrono::seconds(1));
-    running.finish();
-    require(pending.has_value(),
-            "check_horizon answered final for every mark taken while a "
-            "writer held a transaction open that inserted into the log");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kHorizonSeconds);
-    for (;;) {
-        std::optional<bool> final = connection.checkHorizon(*pending);
-        require(final.has_value(), "check_horizon stopped answering after it answered pending");
-        if (*final) break;
-        require(std::chrono::steady_clock::now() < deadline,
-                "a mark taken while the writer ran is still pending " +
-                    std::to_string(kHorizonSeconds) + " s after the writer ended");
-        std::this_thread::sleep_for(kHorizonPoll);
-    }
-    return ", pending while a writer ran and final after it";
-}
-
 }  // namespace
 
 std::string checkDiffgen(const LiveContext& context, const CaseFiles& files) {
@@ -241,8 +147,6 @@ std::string checkDiffgen(const LiveContext& context, const CaseFiles& files) {
         }
         stage = "check_horizon";
         std::string horizon = checkMarksFinal(*connection, std::move(marks));
-        stage = "check_horizon beside an open writer";
-        horizon += checkOpenWriter(context, files, *connection, diffgen);
         return std::to_string(pages.size()) + " pages, max id " +
                std::to_string(integerOf(expected, "max_id")) + ", " + horizon;
     } catch (const core::DialectError& failure) {

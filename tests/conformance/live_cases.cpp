@@ -19,6 +19,9 @@ Check checkFor(const std::string& kind) {
         {"missing-table", &checkMissingTable},
         {"null-arguments", &checkConnectedNullArguments},
         {"cancel", &checkCancel},
+        {"cancel-statement", &checkCancelStatement},
+        {"keyset", &checkKeyset},
+        {"horizon", &checkHorizon},
         {"wait-for-change", &checkWaitForChange},
         {"journal-bounds", &checkJournalBounds},
     };
@@ -48,8 +51,8 @@ private:
     const CaseFiles& files_;
 };
 
-std::string runCase(const LiveContext& context, const std::filesystem::path& directory) {
-    CaseFiles files = loadCaseFiles(directory, {context.setupOverrides, context.expectedOverrides});
+std::string runCase(const LiveContext& context, const CaseLocation& location) {
+    CaseFiles files = loadCaseFiles(location, {context.setupOverrides, context.expectedOverrides});
     if (files.expected->has("skip")) {
         throw CaseSkipped(files.expected->getValue<std::string>("skip"));
     }
@@ -65,12 +68,14 @@ std::string runCase(const LiveContext& context, const std::filesystem::path& dir
 
 }  // namespace
 
-std::vector<NamedCase> liveCases(const LiveContext& context,
-                                 const std::filesystem::path& casesDir) {
+std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir,
+                                 const std::optional<std::filesystem::path>& overridesDir) {
     std::vector<NamedCase> cases;
-    for (const auto& directory : caseDirectories(casesDir)) {
-        cases.push_back({"live/" + directory.filename().string(),
-                         [&context, directory] { return runCase(context, directory); }});
+    for (CaseLocation& location : caseLocations(casesDir, overridesDir)) {
+        std::string name = "live/" + location.name;
+        cases.push_back({name, [&context, location = std::move(location)] {
+                             return runCase(context, location);
+                         }});
     }
     return cases;
 }

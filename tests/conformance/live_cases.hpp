@@ -7,6 +7,10 @@
 //   "missing-table"  every call on a table that does not exist fails with the expected status
 //   "null-arguments" NULL pointers on a live connection are errors, and the connection survives
 //   "cancel"         a cancel from another thread stops a long scan or fetch with CANCELLED
+//   "cancel-statement" ... and interrupts a statement still running on the server, in a bound
+//   "keyset"         scans page and fetches chunk keys correctly whatever their size
+//   "horizon"        a page's horizon mark stays pending while a writer that began after the
+//                    last commit holds its transaction open
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 //   "journal-bounds" journal_bounds against logs the case filled, pruned and emptied
 #pragma once
@@ -31,7 +35,9 @@ struct LiveContext {
     std::string expectedOverrides;  // the <dialect> of expected.<dialect>.json
 };
 
-std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir);
+/// The cases of `casesDir`, each with its files in `overridesDir` (case_files.hpp) first.
+std::vector<NamedCase> liveCases(const LiveContext& context, const std::filesystem::path& casesDir,
+                                 const std::optional<std::filesystem::path>& overridesDir);
 
 // One function per check kind.
 std::string checkTable(const LiveContext& context, const CaseFiles& files);
@@ -40,6 +46,9 @@ std::string checkConnectError(const LiveContext& context, const CaseFiles& files
 std::string checkMissingTable(const LiveContext& context, const CaseFiles& files);
 std::string checkConnectedNullArguments(const LiveContext& context, const CaseFiles& files);
 std::string checkCancel(const LiveContext& context, const CaseFiles& files);
+std::string checkCancelStatement(const LiveContext& context, const CaseFiles& files);
+std::string checkKeyset(const LiveContext& context, const CaseFiles& files);
+std::string checkHorizon(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 std::string checkJournalBounds(const LiveContext& context, const CaseFiles& files);
 

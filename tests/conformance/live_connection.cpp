@@ -19,6 +19,17 @@ std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& conte
     }
 }
 
+std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
+                                                        const CaseFiles& files) {
+    Poco::JSON::Object::Ptr options = files.expected->getObject("options");
+    if (options.isNull()) return openConnection(context);
+    OptionList extra;
+    for (const auto& [key, value] : *options) extra.emplace_back(key, value.toString());
+    LiveContext changed = context;
+    changed.options = withOptions(*context.options, extra);
+    return openConnection(changed);
+}
+
 TdgConnection* connectRaw(const LiveContext& context, const TdgDriver& driver) {
     std::vector<TdgOption> options;
     for (const auto& [key, value] : *context.options)

@@ -12,6 +12,11 @@ namespace tapdiffgen::conformance {
 /// Connects with the context's options; a failure is the case's failure.
 std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context);
 
+/// The same with the case's "options" (expected.json) added to the context's: a channel to
+/// listen on, or a plugin's own page size in its expected.<name>.json.
+std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
+                                                        const CaseFiles& files);
+
 /// Connects through `driver` (the plugin's table, or one filled for an older revision) without
 /// the engine's wrapper, for cases that pass what the engine never would. The caller closes it
 /// with driver.close.

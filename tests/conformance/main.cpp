@@ -49,6 +49,15 @@ fs::path casesDirectory(const RunnerOptions& options) {
     return directory;
 }
 
+std::optional<fs::path> overridesDirectory(const RunnerOptions& options) {
+    if (!options.overridesDir) return std::nullopt;
+    std::error_code error;
+    if (!fs::is_directory(*options.overridesDir, error)) {
+        throw UsageError("no override directory at '" + *options.overridesDir + "'");
+    }
+    return fs::path(*options.overridesDir);
+}
+
 int run(const RunnerOptions& options) {
     setIsolation(!options.inProcess);
     Report report(std::cout);
@@ -70,7 +79,8 @@ int run(const RunnerOptions& options) {
         context.setupCommand = options.setupCommand;
         context.setupOverrides = options.setupOverrides.value_or(subject.plugin->dialect());
         context.expectedOverrides = options.expectedOverrides.value_or(subject.plugin->dialect());
-        runAll(options, liveCases(context, casesDirectory(options)), report);
+        runAll(options, liveCases(context, casesDirectory(options), overridesDirectory(options)),
+               report);
     }
     report.finish();
     return report.anyFailed() ? kExitFailed : 0;

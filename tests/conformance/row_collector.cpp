@@ -38,8 +38,11 @@ std::vector<RowText> RowCollector::sortedRows() const {
 }
 
 std::string rowDisplay(const RowText& row) {
+    // A message names a few values: a fetch of 20,000 keys would otherwise fill the screen.
+    constexpr size_t kShown = 12;
     std::string text = "[";
-    for (size_t i = 0; i < row.size(); ++i) text += (i > 0 ? ", " : "") + row[i];
+    for (size_t i = 0; i < std::min(row.size(), kShown); ++i) text += (i > 0 ? ", " : "") + row[i];
+    if (row.size() > kShown) text += ", ... (" + std::to_string(row.size()) + " in all)";
     return text + "]";
 }
 

@@ -34,7 +34,7 @@ private:
 void requireSameRows(const std::string& what, const std::vector<RowText>& expected,
                      const std::vector<RowText>& actual);
 
-/// "[1, "a", null]" for messages.
+/// "[1, "a", null]" for messages (the first twelve values of a longer row, and the count).
 std::string rowDisplay(const RowText& row);
 
 }  // namespace tapdiffgen::conformance

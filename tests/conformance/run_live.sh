@@ -2,14 +2,15 @@
 # Runs tap-diffgen-conformance against a first-party plugin and the throwaway test server,
 # reading the connection from the TDG_TEST_* variables tests/servers/*.sh print with `env`.
 #
-#   run_live.sh postgres|mysql <runner> <plugin.so> <cases-dir>
+#   run_live.sh postgres|mysql <runner> <plugin.so> <cases-dir> [runner options]
 set -euo pipefail
 
-(($# == 4)) || {
-    printf 'usage: %s postgres|mysql <runner> <plugin.so> <cases-dir>\n' "$0" >&2
+(($# >= 4)) || {
+    printf 'usage: %s postgres|mysql <runner> <plugin.so> <cases-dir> [runner options]\n' "$0" >&2
     exit 2
 }
 dialect=$1 runner=$2 plugin=$3 cases=$4
+shift 4
 
 case $dialect in
     postgres) prefix=TDG_TEST_PG ;;
@@ -48,4 +49,4 @@ options+=",\"database\":$(json_string "$(setting DATABASE)")"
 options+=",\"connect_timeout\":\"10\"}"
 
 TDG_CONFORMANCE_OPTIONS=$options exec "$runner" --plugin "$plugin" --cases "$cases" \
-    --setup-command "$(setting ADMIN)"
+    --setup-command "$(setting ADMIN)" "$@"

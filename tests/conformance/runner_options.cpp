@@ -18,6 +18,8 @@ RunnerOptions parseRunnerOptions(int argc, char** argv) {
             options.abiOnly = true;
         } else if (argument == "--cases") {
             options.casesDir = value();
+        } else if (argument == "--overrides") {
+            options.overridesDir = value();
         } else if (argument == "--dialect-overrides") {
             std::string name = value();
             options.setupOverrides = name;
@@ -53,6 +55,11 @@ need no database, then the live cases in the case directory against a real serve
   --plugin-dir DIR          look for plugins in DIR first (repeatable)
   --abi-only                run only the ABI-level cases
   --cases DIR               the live case directory (default: the installed cases)
+  --overrides DIR           a directory of the plugin's own files, laid out like the cases
+                            (DIR/<case>/expected.NAME.json, setup.NAME.sql, ...), which win
+                            over the cases' files of the same name; a DIR/<case>/ with its own
+                            expected.json is a case of its own. Keep it with the plugin's
+                            sources: the installed cases belong to their package
   --dialect-overrides NAME  use the NAME overrides of both kinds below (default for each:
                             the plugin's dialect name):
   --setup-overrides NAME    the database's SQL spelling: setup.NAME.sql, teardown.NAME.sql,

@@ -14,10 +14,11 @@ public:
 };
 
 struct RunnerOptions {
-    std::string plugin;                   // --plugin NAME|PATH
-    std::vector<std::string> pluginDirs;  // --plugin-dir DIR, repeatable
-    bool abiOnly = false;                 // --abi-only
-    std::optional<std::string> casesDir;  // --cases DIR
+    std::string plugin;                       // --plugin NAME|PATH
+    std::vector<std::string> pluginDirs;      // --plugin-dir DIR, repeatable
+    bool abiOnly = false;                     // --abi-only
+    std::optional<std::string> casesDir;      // --cases DIR
+    std::optional<std::string> overridesDir;  // --overrides DIR
     // --dialect-overrides NAME sets both of these.
     std::optional<std::string> setupOverrides;     // --setup-overrides NAME
     std::optional<std::string> expectedOverrides;  // --expected-overrides NAME

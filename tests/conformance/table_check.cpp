@@ -183,7 +183,7 @@ void checkMultipleOf(const std::vector<ColumnDescription>& described,
 std::string checkTable(const LiveContext& context, const CaseFiles& files) {
     const Object::Ptr& expected = files.expected;
     core::TableRef table{expected->optValue<std::string>("schema", ""), textOf(expected, "table")};
-    auto connection = openConnection(context);
+    auto connection = openConnection(context, files);
     std::string stage = "describe_table";
     try {
         std::vector<ColumnDescription> described = connection->describeTable(table);

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "case_result.hpp"
+#include "elapsed.hpp"
 #include "expected_json.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
@@ -21,15 +22,9 @@
 namespace tapdiffgen::conformance {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr int64_t kSignalWaitSeconds = 10;
 // A loaded machine may wake a sleeper late, never early: the slack is on one side only.
 constexpr auto kLateWake = std::chrono::seconds(5);
-
-int64_t millisecondsSince(Clock::time_point start) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
 
 std::string checkQuietThenSignal(const LiveContext& context, const CaseFiles& files,
                                  core::DialectConnection& connection) {
@@ -64,13 +59,7 @@ std::string checkWaitForChange(const LiveContext& context, const CaseFiles& file
         context.subject->driver().wait_for_change == nullptr) {
         return "no wait_for_change";
     }
-    LiveContext changed = context;
-    if (Poco::JSON::Object::Ptr options = files.expected->getObject("options"); !options.isNull()) {
-        OptionList extra;
-        for (const auto& [key, value] : *options) extra.emplace_back(key, value.toString());
-        changed.options = withOptions(*context.options, extra);
-    }
-    auto connection = openConnection(changed);
+    auto connection = openConnection(context, files);
     const std::string expect = textOf(files.expected, "expect");
     std::string detail;
     try {

@@ -2,8 +2,6 @@
 // no stack trace, no secret anywhere, no RECORD, and no STATE beyond what was emitted.
 #include <doctest/doctest.h>
 
-#include <sstream>
-
 #include "dialect_fixture.hpp"
 
 using namespace tapdiffgen::testing;
@@ -16,22 +14,13 @@ struct Case {
     std::string expected;  // a fragment the error line must contain
 };
 
-std::vector<std::string> errorLines(const std::string& stderrText) {
-    std::vector<std::string> lines;
-    std::istringstream stream(stderrText);
-    for (std::string line; std::getline(stream, line);) {
-        if (line.find("| ERROR") != std::string::npos) lines.push_back(line);
-    }
-    return lines;
-}
-
 void checkCase(const Case& c, const std::string& secret) {
     CAPTURE(c.name);
     TapRun run = runTapBinary(c.arguments);
     CHECK(run.exitCode != 0);
-    auto errors = errorLines(run.stderrText);
+    auto errors = run.errorMessages();
     REQUIRE_MESSAGE(errors.size() == 1, run.stderrText);
-    MESSAGE(c.name << " → " << errors[0].substr(errors[0].find("| tap-diffgen | ") + 16));
+    MESSAGE(c.name << " → " << errors[0]);
     CHECK_MESSAGE(errors[0].find(c.expected) != std::string::npos, errors[0]);
     CHECK(run.stderrText.find(secret) == std::string::npos);
     CHECK(run.stderrText.find("terminate called") == std::string::npos);

@@ -39,34 +39,46 @@ std::vector<std::string> keyColumnsOf(const std::string& keyColumns) {
     return names;
 }
 
-// The key of row OLD or NEW as packaging/diffgen/mysql.sql journals it: the value, or the
-// JSON array of the values of a composite key.
-std::string mysqlKey(const std::string& row, const std::vector<std::string>& key) {
-    if (key.size() == 1) return row + "." + key[0];
-    std::string values;
-    for (const auto& column : key) values += (values.empty() ? "" : ", ") + row + "." + column;
-    return "JSON_ARRAY(" + values + ")";
+bool blank(const std::string& sql) {
+    std::stringstream lines(sql);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t text = line.find_first_not_of(" \t\r");
+        if (text != std::string::npos && line.compare(text, 2, "--") != 0) return false;
+    }
+    return true;
 }
 
-std::string mysqlTriggers(const std::string& table, const std::string& keyColumns,
-                          const std::string& diffgen) {
-    const std::vector<std::string> key = keyColumnsOf(keyColumns);
-    std::string unchanged;
-    for (const auto& column : key) {
-        unchanged += (unchanged.empty() ? "" : " AND ") + ("OLD." + column) + " <=> NEW." + column;
+// The statements of a MySQL script as the mysql client sends them: `DELIMITER x` lines switch
+// the delimiter; a part under ';' is sent whole (the connection takes several statements).
+std::vector<std::string> mysqlStatements(const std::string& script) {
+    std::vector<std::string> statements;
+    std::string delimiter = ";";
+    std::string part;
+    const auto flush = [&] {
+        if (delimiter == ";") {
+            statements.push_back(part);
+        } else {
+            size_t from = 0;
+            for (size_t at; (at = part.find(delimiter, from)) != std::string::npos;) {
+                statements.push_back(part.substr(from, at - from));
+                from = at + delimiter.size();
+            }
+            statements.push_back(part.substr(from));
+        }
+        part.clear();
+    };
+    std::stringstream lines(script);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("DELIMITER ", 0) == 0) {
+            flush();
+            delimiter = line.substr(sizeof("DELIMITER ") - 1);
+            continue;
+        }
+        part += line + "\n";
     }
-    std::string sql;
-    sql += "CREATE TRIGGER " + table + "_dg_i AFTER INSERT ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
-           "', " + mysqlKey("NEW", key) + ", 'i');\n";
-    sql += "CREATE TRIGGER " + table + "_dg_u AFTER UPDATE ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) SELECT '" + table +
-           "', " + mysqlKey("OLD", key) + ", 'd' FROM DUAL WHERE NOT (" + unchanged +
-           ") UNION ALL SELECT '" + table + "', " + mysqlKey("NEW", key) + ", 'u';\n";
-    sql += "CREATE TRIGGER " + table + "_dg_d AFTER DELETE ON " + table +
-           " FOR EACH ROW INSERT INTO " + diffgen + " (tablename, table_id, op) VALUES ('" + table +
-           "', " + mysqlKey("OLD", key) + ", 'd');\n";
-    return sql;
+    flush();
+    std::erase_if(statements, blank);
+    return statements;
 }
 
 }  // namespace
@@ -78,18 +90,31 @@ JournalledSchema::JournalledSchema(const DatabaseEnv& env, const std::string& pr
         exec(renamed(readSql("postgres.sql"), prefix_));
     } else {
         exec("DROP TABLE IF EXISTS " + diffgenTable());
-        exec(renamed(readSql("mysql.sql"), prefix_));
+        for (const auto& statement : mysqlStatements(renamed(readSql("mysql.sql"), prefix_))) {
+            exec(statement);
+        }
     }
 }
 
 JournalledSchema::~JournalledSchema() {
     try {
+        if (isPostgres()) {
+            // The tables' own trigger functions, then the shipped ones (diffgen_* renamed).
+            const std::string detach = "SELECT " + prefix_ + "_diffgen_detach(tgrelid) ";
+            for (const auto& table : created_) {
+                exec(detach + "FROM pg_trigger WHERE tgrelid = to_regclass('" + table +
+                     "') AND tgname = '" + prefix_ + "_diffgen'");
+            }
+            const std::string shipped = "proname LIKE '" + prefix_ + "\\_diffgen\\_%'";
+            exec("DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT oid FROM pg_proc WHERE " +
+                 shipped + " AND pronamespace = current_schema()::regnamespace LOOP " +
+                 "EXECUTE format('DROP FUNCTION %s CASCADE', f); END LOOP; END $$");
+        } else {
+            exec("DROP VIEW IF EXISTS " + prefix_ + "_diffgen_triggers");
+            exec("DROP PROCEDURE IF EXISTS " + prefix_ + "_diffgen_attach");
+        }
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
-        if (isPostgres()) {
-            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_journal()");
-            exec("DROP FUNCTION IF EXISTS " + prefix_ + "_diffgen_key(jsonb, text[])");
-        }
     } catch (...) {
         // Leftovers are dropped by the next run's constructor.
     }
@@ -102,14 +127,17 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
     const std::string full = table(name);
     exec("DROP TABLE IF EXISTS " + full);
     exec("CREATE TABLE " + full + " (" + columnsSql + ")");
+    journal(full, keyColumn);
+}
+
+void JournalledSchema::journal(const std::string& table, const std::string& keyColumns) {
     if (isPostgres()) {
-        exec("CREATE TRIGGER " + full + "_dg AFTER INSERT OR UPDATE OR DELETE ON " + full +
-             " FOR EACH ROW EXECUTE FUNCTION " + prefix_ + "_diffgen_journal('" + keyColumn + "')");
+        exec("SELECT " + prefix_ + "_diffgen_attach('" + table + "', '" + keyColumns + "')");
     } else {
-        exec(mysqlTriggers(full, keyColumn, diffgenTable()));
+        exec("CALL " + prefix_ + "_diffgen_attach('" + table + "')");
     }
-    created_.push_back(full);
-    keys_[full] = keyColumn;
+    created_.push_back(table);
+    keys_[table] = keyColumns;
 }
 
 std::string JournalledSchema::createNumberedItems(int rows) {

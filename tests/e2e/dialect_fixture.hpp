@@ -1,5 +1,6 @@
-// One journalled schema per test on a real server: a diffgen table and its triggers made from
-// the documented SQL, under names of the test's own so tests can run side by side.
+// One journalled schema per test on a real server: a diffgen table and its triggers made by
+// the shipped SQL (packaging/diffgen/), under names of the test's own so tests can run side by
+// side.
 #pragma once
 
 #include <map>
@@ -27,6 +28,9 @@ public:
     /// the key column, or the columns of a composite key separated by commas.
     void createTable(const std::string& name, const std::string& columnsSql,
                      const std::string& keyColumn);
+    /// Journals `table` (made by the test) with the shipped SQL's diffgen_attach, and drops it
+    /// with the schema. keyColumns as createTable's; on MySQL they must be its primary key.
+    void journal(const std::string& table, const std::string& keyColumns);
     void exec(const std::string& sql) const;
     /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
     std::string createNumberedItems(int rows);

@@ -22,20 +22,6 @@ std::string md5Hex(const std::string& text) {
     return Poco::DigestEngine::digestToHex(engine.digest());
 }
 
-std::vector<std::string> errorLines(const std::string& stderrText) {
-    std::vector<std::string> lines;
-    std::istringstream stream(stderrText);
-    for (std::string line; std::getline(stream, line);) {
-        if (line.find("| ERROR") != std::string::npos) lines.push_back(line);
-    }
-    return lines;
-}
-
-std::string errorText(const std::string& line) {
-    const std::string marker = "| tap-diffgen | ";
-    return line.substr(line.find(marker) + marker.size());
-}
-
 std::set<std::string> namesOf(const Object::Ptr& object) {
     std::set<std::string> names;
     for (const auto& name : object->getNames()) names.insert(name);
@@ -247,9 +233,9 @@ void startUpErrors(const MapsFixture& f) {
         CAPTURE(maps);
         TapRun run = f.run(dir, R"("stream_maps":)" + maps);
         CHECK(run.exitCode == 1);
-        auto errors = errorLines(run.stderrText);
+        auto errors = run.errorMessages();
         REQUIRE_MESSAGE(errors.size() == 1, run.stderrText);
-        CHECK(errorText(errors[0]) == expected);
+        CHECK(errors[0] == expected);
         CHECK(run.lines.empty());  // nothing at all on stdout, not even a SCHEMA
         CHECK(run.stderrText.find("terminate called") == std::string::npos);
     }
@@ -262,11 +248,11 @@ void runTimeErrors(const MapsFixture& f) {
     TapRun run = f.run(dir, R"("page_size":1,"max_page_size":1,"stream_maps":{")" + f.customers +
                                 R"J(":{"n":"int(note)"}})J");
     CHECK(run.exitCode == 1);
-    auto errors = errorLines(run.stderrText);
+    auto errors = run.errorMessages();
     REQUIRE_MESSAGE(errors.size() == 1, run.stderrText);
-    CHECK(errorText(errors[0]) == "stream_maps: stream '" + f.customers +
-                                      "', property 'n', record id=3, expression 'int(note)': "
-                                      "ValueError: invalid literal for int() with base 10: 'x'");
+    CHECK(errors[0] == "stream_maps: stream '" + f.customers +
+                           "', property 'n', record id=3, expression 'int(note)': "
+                           "ValueError: invalid literal for int() with base 10: 'x'");
     auto records = byId(run.records(f.customers));
     CHECK(records.count(1));
     CHECK(records.at(1)->getValue<int64_t>("n") == 42);
@@ -280,11 +266,11 @@ void runTimeErrors(const MapsFixture& f) {
     TapRun filter =
         f.run(dir, R"("stream_maps":{")" + f.customers + R"J(":{"__filter__":"email + 1"}})J");
     CHECK(filter.exitCode == 1);
-    errors = errorLines(filter.stderrText);
+    errors = filter.errorMessages();
     REQUIRE_MESSAGE(errors.size() == 1, filter.stderrText);
-    CHECK(errorText(errors[0]).find("stream_maps: stream '" + f.customers +
-                                    "', property '__filter__', record id=") == 0);
-    CHECK(errorText(errors[0]).find(
+    CHECK(errors[0].find("stream_maps: stream '" + f.customers +
+                         "', property '__filter__', record id=") == 0);
+    CHECK(errors[0].find(
               "expression 'email + 1': TypeError: can only concatenate str (not \"int\") to str") !=
           std::string::npos);
     CHECK(filter.lastState().empty());

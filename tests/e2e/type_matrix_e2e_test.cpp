@@ -306,7 +306,7 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
          "varchar(20)",
          string,
          {{"''", R"("")"}, {"'x'", R"("x")"}, {"'y'", R"("y")"}, {"'z'", R"("z")"}}},
-        // char(n) keeps its padding (plugins/postgres/README.md).
+        // char(n) keeps its padding (sdk/value-kinds.md).
         {"c_char",
          "char(5)",
          string,

@@ -19,12 +19,17 @@
 #     MariaDB (TDG_TEST_* environment; journal SQL from the installed package) with RECORD,
 #     tombstone and STATE lines checked;
 #  4. the skeleton example built in a scratch directory against the installed tap-diffgen-dev
-#     alone; --plugin-dir lists it; tap-diffgen-conformance --abi-only passes;
+#     alone; --plugin-dir lists it; tap-diffgen-conformance --abi-only passes; the SDK's
+#     documents are where they say, and every /usr path they name exists; the SQLite driver's
+#     sources installed as an example, built the same way, pass every installed case with
+#     their installed overrides; the installed runner's value and paging cases pass against the
+#     installed postgres and mysql plugins;
 #  5. apt-get remove --purge of every package, and nothing of them left on disk.
 #
 # Installs system packages, so it runs as root (exit 77, a skip, otherwise) and serially; the
-# EXIT trap purges the packages on failure too. Needs apt, lintian, dpkg-dev, file, perl and the
-# database clients behind TDG_TEST_PG_ADMIN / TDG_TEST_MYSQL_ADMIN.
+# EXIT trap purges the packages on failure too. Needs apt, lintian, dpkg-dev, file, perl, sqlite3
+# and libsqlite3-dev (the SQLite example) and the database clients behind TDG_TEST_PG_ADMIN /
+# TDG_TEST_MYSQL_ADMIN.
 set -euo pipefail
 
 if (($# < 2 || $# > 3)) || [[ ! ${3:-all} =~ ^(build|install|all)$ ]]; then
@@ -269,7 +274,7 @@ step "sync from PostgreSQL"
     journal_sql postgres
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id integer PRIMARY KEY, name text);' \
-        "CREATE TRIGGER pkgtest_items_dg AFTER INSERT OR UPDATE OR DELETE ON pkgtest_items FOR EACH ROW EXECUTE FUNCTION pkgtest_diffgen_journal('id');" \
+        "SELECT pkgtest_diffgen_attach('pkgtest_items', 'id');" \
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;' \
@@ -283,7 +288,10 @@ cat >"$scratch/pg.json" <<EOF
 EOF
 check_sync "$(cd "$scratch" && $TAP --config "$scratch/pg.json")"
 # shellcheck disable=SC2086
-printf 'DROP TABLE pkgtest_items;\nDROP TABLE pkgtest_diffgen CASCADE;\nDROP FUNCTION pkgtest_diffgen_journal();\n' |
+printf '%s\n' "SELECT pkgtest_diffgen_detach('pkgtest_items');" 'DROP TABLE pkgtest_items;' \
+    'DROP TABLE pkgtest_diffgen CASCADE;' \
+    'DROP FUNCTION pkgtest_diffgen_attach, pkgtest_diffgen_detach, pkgtest_diffgen_journal,' \
+    '    pkgtest_diffgen_key_sql, pkgtest_diffgen_key_changed_sql, pkgtest_diffgen_notify;' |
     $TDG_TEST_PG_ADMIN
 
 step "sync from MariaDB, configured through the environment (--config ENV)"
@@ -293,9 +301,7 @@ step "sync from MariaDB, configured through the environment (--config ENV)"
     journal_sql mysql
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id INT PRIMARY KEY, name VARCHAR(50));' \
-        "CREATE TRIGGER pkgtest_items_dg_i AFTER INSERT ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) VALUES ('pkgtest_items', NEW.id, 'i');" \
-        "CREATE TRIGGER pkgtest_items_dg_u AFTER UPDATE ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) SELECT 'pkgtest_items', OLD.id, 'd' FROM DUAL WHERE NOT (OLD.id <=> NEW.id) UNION ALL SELECT 'pkgtest_items', NEW.id, 'u';" \
-        "CREATE TRIGGER pkgtest_items_dg_d AFTER DELETE ON pkgtest_items FOR EACH ROW INSERT INTO pkgtest_diffgen (tablename, table_id, op) VALUES ('pkgtest_items', OLD.id, 'd');" \
+        "CALL pkgtest_diffgen_attach('pkgtest_items');" \
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;'
@@ -307,7 +313,8 @@ check_sync "$(cd "$scratch" && env TAP_DIFFGEN_SQL_DIALECT=mariadb \
     TAP_DIFFGEN_TABLES='[{"table_name": "pkgtest_items", "pk_column": "id"}]' \
     $TAP --config ENV)"
 # shellcheck disable=SC2086
-printf 'DROP TABLE pkgtest_items;\nDROP TABLE pkgtest_diffgen;\n' | $TDG_TEST_MYSQL_ADMIN
+printf '%s\n' 'DROP TABLE pkgtest_items;' 'DROP TABLE pkgtest_diffgen;' \
+    'DROP VIEW pkgtest_diffgen_triggers;' 'DROP PROCEDURE pkgtest_diffgen_attach;' | $TDG_TEST_MYSQL_ADMIN
 
 # ---------------------------------------------------------------------------------------------
 step "a plugin built against the installed tap-diffgen-dev"
@@ -343,6 +350,56 @@ printf '%s\n' "$error"
 expect_in "$error" "0 is less than the minimum of 1 in config\['rows_per_fetch'\]$" \
     "the tap must validate the skeleton's own setting"
 
+step "the SDK's documents, and the paths they name"
+for document in /usr/share/doc/tap-diffgen-dev/README.sdk.md /usr/share/doc/tap-diffgen-dev/value-kinds.md \
+    /usr/share/tap-diffgen/examples/skeleton/README.md /usr/share/tap-diffgen/examples/sqlite/README.md; do
+    [[ -s $document ]] || fail "$document is not installed"
+    # Every /usr path in an inline code span, <triplet> as this machine's.
+    while IFS= read -r path; do
+        path=${path//<triplet>/$MULTIARCH}
+        [[ $path == *'<'* ]] && continue
+        [[ -e $path ]] || fail "$document names $path, which is not installed"
+    done < <(grep -oE '`/usr/[^` ]+`' "$document" | tr -d '`' | sort -u)
+done
+printf 'README.sdk.md, value-kinds.md and the examples name only installed paths\n'
+
+step "the SQLite driver's installed sources, built against tap-diffgen-dev, pass every case"
+cp -r /usr/share/tap-diffgen/examples/sqlite "$scratch/sqlite"
+# As one translation unit: 20 s instead of 68 s on two cores.
+if ! { cmake -S "$scratch/sqlite" -B "$scratch/sqlite-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=0 &&
+    cmake --build "$scratch/sqlite-build"; } >"$scratch/sqlite.log" 2>&1; then
+    cat "$scratch/sqlite.log" >&2
+    fail "the SQLite example does not build against the installed SDK"
+fi
+: >"$scratch/conformance.db"
+status=0
+report=$(TDG_CONFORMANCE_OPTIONS="{\"database\":\"$scratch/conformance.db\"}" \
+    /usr/bin/tap-diffgen-conformance --plugin "$scratch/sqlite-build/tap-diffgen-dialect-sqlite.so" \
+    --overrides "$scratch/sqlite/conformance" \
+    --setup-command "sqlite3 -bail $scratch/conformance.db" 2>"$scratch/sqlite-conformance.log") ||
+    status=$?
+printf '%s\n' "$report"
+((status == 0)) || fail "the SQLite example fails the installed conformance cases"
+for case in uuid json edge-values dialect-types keyset cancel-statement horizon; do
+    expect_in "$report" "^ok live/$case: " "the installed cases must hold $case"
+done
+
+# The value and paging cases that catch what passed before, run by the installed runner from the
+# installed cases against the installed drivers. (cancel-statement and horizon, which wait on
+# the server, run against the same drivers' code in conformance.postgres and conformance.mysql.)
+new_cases=(--case uuid --case json --case edge-values --case dialect-types --case keyset)
+step "the installed runner's new cases against the installed postgres plugin"
+TDG_CONFORMANCE_OPTIONS="{\"host\":\"$TDG_TEST_PG_HOST\",\"port\":\"$TDG_TEST_PG_PORT\",\"user\":\"$TDG_TEST_PG_USER\",\"password\":\"$TDG_TEST_PG_PASSWORD\",\"database\":\"$TDG_TEST_PG_DATABASE\"}" \
+    /usr/bin/tap-diffgen-conformance --plugin postgres --setup-command "$TDG_TEST_PG_ADMIN" \
+    "${new_cases[@]}" 2>"$scratch/pg-conformance.log" ||
+    fail "the installed postgres plugin fails the installed cases ($scratch/pg-conformance.log)"
+step "the installed runner's new cases against the installed mysql plugin"
+TDG_CONFORMANCE_OPTIONS="{\"host\":\"$TDG_TEST_MYSQL_HOST\",\"port\":\"$TDG_TEST_MYSQL_PORT\",\"user\":\"$TDG_TEST_MYSQL_USER\",\"password\":\"$TDG_TEST_MYSQL_PASSWORD\",\"database\":\"$TDG_TEST_MYSQL_DATABASE\"}" \
+    /usr/bin/tap-diffgen-conformance --plugin mariadb --setup-command "$TDG_TEST_MYSQL_ADMIN" \
+    "${new_cases[@]}" 2>"$scratch/mysql-conformance.log" ||
+    fail "the installed mysql plugin fails the installed cases ($scratch/mysql-conformance.log)"
+
 # ---------------------------------------------------------------------------------------------
 step "purge"
 "${APT[@]}" remove --purge "${PACKAGES[@]}"
@@ -350,7 +407,7 @@ left=$(installed_packages)
 [[ -z $left ]] || fail "still installed after the purge: $left"
 for path in "$TAP" /usr/bin/tap-diffgen-conformance "/usr/lib/$MULTIARCH/tap-diffgen" \
     "/usr/lib/$MULTIARCH/cmake/TapDiffgenSDK" /usr/include/tap-diffgen /usr/share/tap-diffgen \
-    /usr/share/doc/tap-diffgen /usr/share/man/man1/tap-diffgen.1.gz; do
+    /usr/share/doc/tap-diffgen /usr/share/doc/tap-diffgen-dev /usr/share/man/man1/tap-diffgen.1.gz; do
     [[ ! -e $path ]] || fail "$path is left after the purge"
 done
 

@@ -83,7 +83,32 @@ TEST_CASE("tap-diffgen --about lists the settings of the plugins it finds") {
     CHECK(contains(out,
                    "  - Name: rows_per_fetch\n    Type: integer\n"
                    "    Environment Variable: TAP_DIFFGEN_ROWS_PER_FETCH\n    Default: 1000\n"
-                   "    Dialects: skeleton\n"));
+                   "    Dialects: skeleton\n"
+                   "    Description: Rows the skeleton asks its server for in one round trip.\n"));
+}
+
+TEST_CASE("tap-diffgen --about lists the settings of a plugin the configuration names by path") {
+    ScratchDir scratch;
+    const std::string config = scratch.path() + "/config.json";
+    std::ofstream(config) << R"({"sql_dialect":")" << kSkeletonPlugin << R"("})";
+    // No --plugin-dir: no directory the tap searches holds the skeleton.
+    const auto alone = tapdiffgen::testing::runTapBinary({"--about"});
+    REQUIRE(alone.exitCode == 0);
+    const auto configured = tapdiffgen::testing::runTapBinary({"--about", "--config", config});
+    REQUIRE(configured.exitCode == 0);
+    auto text = [](const tapdiffgen::testing::TapRun& run) {
+        std::string out;
+        for (const auto& line : run.lines) out += line + "\n";
+        return out;
+    };
+    CHECK_FALSE(contains(text(alone), "rows_per_fetch"));
+    CHECK(contains(text(configured), "  - Name: rows_per_fetch\n"));
+    CHECK(contains(text(configured), "    Dialects: skeleton\n"));
+
+    std::ofstream(config) << R"({"sql_dialect":"/nonexistent/tap-diffgen-dialect-x.so"})";
+    const auto missing = tapdiffgen::testing::runTapBinary({"--about", "--config", config});
+    CHECK(missing.exitCode == 1);
+    CHECK(contains(missing.stderrText, "/nonexistent/tap-diffgen-dialect-x.so"));
 }
 
 TEST_CASE("a declared setting out of bounds stops the run before it connects, naming it") {

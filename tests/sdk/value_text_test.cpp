@@ -3,6 +3,7 @@
 // and column schemas with a format.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <string>
 
 #include "tap-diffgen/sdk/errors.hpp"
@@ -185,6 +186,18 @@ TEST_CASE("appendIsoTime refuses minutes and seconds of 60, and a time of day pa
         INFO(text);
         CHECK(time(text) == "rejected");
     }
+}
+
+TEST_CASE("formatFloat writes a float's own shortest text, not its double's") {
+    using tapdiffgen::sdk::formatDouble;
+    using tapdiffgen::sdk::formatFloat;
+    CHECK(formatFloat(0.1f) == "0.1");
+    CHECK(formatDouble(0.1f) == "0.10000000149011612");
+    CHECK(formatFloat(3.4028235e38f) == "3.4028235e+38");
+    CHECK(formatFloat(-2.25f) == "-2.25");
+    CHECK(formatFloat(1e-45f) == "1e-45");
+    CHECK_FALSE(formatFloat(std::numeric_limits<float>::quiet_NaN()).has_value());
+    CHECK_FALSE(formatFloat(-std::numeric_limits<float>::infinity()).has_value());
 }
 
 TEST_CASE("jsonNumberFromDecimal turns a client's spelling into a JSON number literal") {

@@ -63,6 +63,18 @@ std::string TapRun::lastState() const {
     return out.str();
 }
 
+std::vector<std::string> TapRun::errorMessages() const {
+    const std::string source = "| tap-diffgen | ";
+    std::vector<std::string> found;
+    std::istringstream stream(stderrText);
+    for (std::string line; std::getline(stream, line);) {
+        if (line.find("| ERROR") == std::string::npos) continue;
+        const size_t at = line.find(source);
+        found.push_back(at == std::string::npos ? line : line.substr(at + source.size()));
+    }
+    return found;
+}
+
 std::optional<int64_t> TapRun::lastBookmark(const std::string& stream) const {
     auto states = messages("STATE");
     if (states.empty()) return std::nullopt;

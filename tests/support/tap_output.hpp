@@ -29,6 +29,8 @@ struct TapRun {
     /// The RECORD and STATE lines in order, without the time each record was extracted at:
     /// what two runs over the same backlog must agree on.
     std::vector<std::string> recordsAndStates() const;
+    /// The messages of the ERROR lines on stderr (what follows "| tap-diffgen | "), in order.
+    std::vector<std::string> errorMessages() const;
 
     /// Reads the output as a target would after a kill: line by line up to the first that is
     /// cut short, handing each RECORD of `stream` to onRecord. Returns the value of the last

@@ -12,7 +12,7 @@ namespace tapdiffgen::core {
 void checkDiffgenTable(DialectConnection& connection, const TapConfig& config) {
     std::vector<ColumnDescription> columns;
     try {
-        columns = connection.describeTable(TableRef::parse(config.diffgenTable));
+        columns = connection.describeTable(config.diffgen);
     } catch (const DialectError& failure) {
         if (failure.status() != TDG_NOT_FOUND) throw;
         throw DiscoveryError("diffgen table '" + config.diffgenTable +
@@ -82,7 +82,7 @@ std::string nearNameMessage(const std::string& found, const NearName& near) {
 
 void checkJournalNames(DialectConnection& connection, const TapConfig& config,
                        const JournalFacts& facts) {
-    const TableRef diffgen = TableRef::parse(config.diffgenTable);
+    const TableRef& diffgen = config.diffgen;
     std::map<std::string, NearName> near = nearNames(config, facts);
     // Each read finds the first event of a near name not yet found; usually the first read
     // finds none and the check is over.

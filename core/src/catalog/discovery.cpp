@@ -36,7 +36,7 @@ std::vector<ColumnDescription> describeOne(DialectConnection& connection, const 
                                            size_t index) {
     const TableSetting& setting = config.tables[index];
     try {
-        return connection.describeTable(TableRef::parse(setting.tableName));
+        return connection.describeTable(setting.table);
     } catch (const DialectError& failure) {
         if (failure.status() == TDG_NOT_FOUND) {
             throw DiscoveryError("table '" + setting.tableName + "' in " + whereOf(index) +
@@ -51,7 +51,7 @@ std::vector<ColumnDescription> describeOne(DialectConnection& connection, const 
 std::vector<std::vector<ColumnDescription>> describeAll(DialectConnection& connection,
                                                         const TapConfig& config) {
     std::vector<TableRef> tables;
-    for (const auto& setting : config.tables) tables.push_back(TableRef::parse(setting.tableName));
+    for (const auto& setting : config.tables) tables.push_back(setting.table);
     try {
         return connection.describeTables(tables);
     } catch (const DialectError& failure) {
@@ -69,10 +69,10 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
     const TableSetting& setting = config.tables[index];
     const std::string where = whereOf(index);
     StreamDefinition stream;
-    stream.name = StreamDefinition::streamNameFor(setting.tableName);
+    stream.name = setting.streamName();
     stream.tableName = setting.tableName;
     stream.journalName = setting.journalName;
-    stream.table = TableRef::parse(setting.tableName);
+    stream.table = setting.table;
     stream.mode = setting.mode;
     stream.startFrom = setting.startFrom;
     stream.addDeletedAt = config.addSdcDeletedAt;

@@ -8,8 +8,7 @@ namespace {
 std::vector<TableRef> configuredTables(const TapConfig& config) {
     std::vector<TableRef> tables;
     tables.reserve(config.tables.size());
-    for (const TableSetting& table : config.tables)
-        tables.push_back(TableRef::parse(table.tableName));
+    for (const TableSetting& table : config.tables) tables.push_back(table.table);
     return tables;
 }
 
@@ -35,7 +34,7 @@ const TableJournal* JournalFacts::table(size_t i) const {
 
 JournalFacts readJournalFacts(DialectConnection& connection, const TapConfig& config,
                               bool includeTriggers) {
-    const TableRef diffgen = TableRef::parse(config.diffgenTable);
+    const TableRef& diffgen = config.diffgen;
     JournalFacts facts;
     facts.bounds = connection.journalBounds(diffgen);
     facts.inspection =

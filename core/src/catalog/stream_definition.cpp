@@ -9,12 +9,6 @@
 
 namespace tapdiffgen::core {
 
-std::string StreamDefinition::streamNameFor(const std::string& tableName) {
-    std::string name = tableName;
-    std::replace(name.begin(), name.end(), '.', '-');
-    return name;
-}
-
 bool sameDescription(const ColumnDescription& a, const ColumnDescription& b) {
     return a.name == b.name && a.ordinal == b.ordinal && a.kind == b.kind &&
            a.sqlType == b.sqlType && a.precision == b.precision && a.scale == b.scale &&

@@ -43,9 +43,6 @@ struct StreamDefinition {
     /// stream (the Singer SDK's rule for a property without metadata).
     std::vector<std::string> deselectedColumns;
 
-    /// The stream name Singer sees: table_name with '.' replaced by '-'.
-    static std::string streamNameFor(const std::string& tableName);
-
     /// Selected columns in ordinal order (the key is always among them).
     std::vector<const ColumnDescription*> selectedColumns() const;
     /// The stream's JSON Schema for the selected columns plus the metadata properties.

@@ -5,9 +5,9 @@
 
 #include <stdexcept>
 
-#include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "util/joined.hpp"
+#include "util/json_value.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)
@@ -33,6 +33,7 @@ std::string textSetting(const SettingSpec& spec) {
     if (!spec.allowed.empty()) out += "    Allowed Values: " + joined(spec.allowed, ", ") + "\n";
     if (spec.secret) out += "    Secret: true\n";
     if (!spec.dialects.empty()) out += "    Dialects: " + joined(spec.dialects, ", ") + "\n";
+    out += "    Description: " + spec.description + "\n";
     return out;
 }
 

@@ -192,7 +192,7 @@ void reportTable(Report& report, DialectConnection& connection, const TapConfig&
                  size_t index, const StreamDefinition& stream, const JournalFacts& facts,
                  const TapState& state) {
     const TableSetting& table = config.tables[index];
-    const TableRef diffgen = TableRef::parse(config.diffgenTable);
+    const TableRef& diffgen = config.diffgen;
     report.heading("table " + table.tableName + " (stream " + stream.name + ", journal name " +
                    quoted(table.journalName) + ")");
     reportKey(report, stream);

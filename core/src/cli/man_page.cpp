@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
-#include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "plugin/plugin_paths.hpp"
 #include "util/joined.hpp"
+#include "util/json_value.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)

@@ -30,7 +30,7 @@ std::string readFile(const std::string& path, const std::string& what) {
 std::vector<std::string> configuredStreamNames(const TapConfig& config) {
     std::vector<std::string> names;
     for (const auto& table : config.tables) {
-        names.push_back(StreamDefinition::streamNameFor(table.tableName));
+        names.push_back(table.streamName());
     }
     return names;
 }

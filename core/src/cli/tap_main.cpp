@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "catalog/catalog_json.hpp"
 #include "catalog/discovery.hpp"
@@ -33,11 +34,24 @@ int fail(const std::string& message, int code = kExitFailure) {
     return code;
 }
 
-// What --about and --man document beside the tap's own settings.
+// What --about and --man document beside the tap's own settings: every installed plugin's,
+// and those of a plugin the --config files name by its path, which no directory lists.
 std::vector<SettingSpec> installedPluginSettings(const CommandLine& line) {
+    PluginLoader loader = PluginLoader::standard(line.pluginDirs);
     std::vector<PluginSettings> plugins;
-    for (const PluginListing& listing : PluginLoader::standard(line.pluginDirs).list()) {
-        if (listing.error.empty()) plugins.push_back(listing.settings);
+    std::set<std::string> listed;
+    for (const PluginListing& listing : loader.list()) {
+        if (!listing.error.empty()) continue;
+        plugins.push_back(listing.settings);
+        listed.insert(std::filesystem::weakly_canonical(listing.path).string());
+    }
+    const std::string dialect =
+        line.configs.empty()
+            ? std::string()
+            : configuredDialect(line.configs, std::filesystem::current_path().string());
+    if (!dialect.empty() && dialect.front() == '/' &&
+        listed.count(std::filesystem::weakly_canonical(dialect).string()) == 0) {
+        plugins.push_back(loader.load(dialect)->settings());
     }
     return mergedDeclaredSettings(plugins);
 }

@@ -14,14 +14,13 @@
 #include <optional>
 
 #include "config/dotenv.hpp"
-#include "config/json_value.hpp"
 #include "config/tap_config.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
 
 namespace {
 
-using Poco::Dynamic::Var;
 using Poco::JSON::Object;
 
 /// The whole file, or nullopt with errno set.
@@ -110,7 +109,7 @@ std::map<std::string, std::string> readDotenvFile(const std::string& path,
 }
 
 // "ssh_tunnel.host" goes to key host of the object ssh_tunnel, as Meltano nests it.
-void setFlat(Object& config, const std::string& name, const Var& value) {
+void setFlat(Object& config, const std::string& name, const JsonValue& value) {
     const auto dot = name.find('.');
     if (dot == std::string::npos) {
         config.set(name, value);
@@ -129,7 +128,7 @@ Object::Ptr readConfigFile(const std::string& path) {
     if (!content) {
         throw ConfigError("cannot read config file '" + path + "': " + std::strerror(errno));
     }
-    Var parsed;
+    JsonValue parsed;
     try {
         parsed = jsonvalue::parse(withoutBom(*content));
     } catch (const jsonvalue::JsonSyntaxError& e) {
@@ -141,7 +140,7 @@ Object::Ptr readConfigFile(const std::string& path) {
     return parsed.extract<Object::Ptr>();
 }
 
-Var convertEnvValue(const SettingSpec& spec, const std::string& text) {
+JsonValue convertEnvValue(const SettingSpec& spec, const std::string& text) {
     if (spec.type == "integer") {
         if (const auto value = parseInteger(text)) return *value;
     } else if (spec.type == "number") {

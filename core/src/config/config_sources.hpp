@@ -1,7 +1,6 @@
 // Where configuration values come from: --config files, the environment and `.env`.
 #pragma once
 
-#include <Poco/Dynamic/Var.h>
 #include <Poco/JSON/Object.h>
 
 #include <map>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "config/settings.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
 
@@ -32,6 +32,6 @@ private:
 
 /// Converts the text of one variable by the setting's type; text that does not convert stays
 /// text. Throws ConfigError when an array or object setting is not valid JSON.
-Poco::Dynamic::Var convertEnvValue(const SettingSpec& spec, const std::string& text);
+JsonValue convertEnvValue(const SettingSpec& spec, const std::string& text);
 
 }  // namespace tapdiffgen::core

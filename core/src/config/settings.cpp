@@ -5,7 +5,7 @@
 #include <cctype>
 #include <utility>
 
-#include "config/json_value.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
 

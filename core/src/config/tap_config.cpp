@@ -9,10 +9,9 @@
 #include <stdexcept>
 
 #include "config/config_sources.hpp"
-#include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "config/suggest.hpp"
-#include "singer/batch_writer.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
 
@@ -20,7 +19,6 @@ namespace {
 
 using jsonvalue::Kind;
 using jsonvalue::kindOf;
-using Poco::Dynamic::Var;
 using Poco::JSON::Array;
 using Poco::JSON::Object;
 
@@ -39,7 +37,7 @@ std::string indexPath(const std::string& parent, std::size_t index) {
     throw ConfigError(problem + " in " + path);
 }
 
-std::string shown(const Var& value, const SettingSpec& spec) {
+std::string shown(const JsonValue& value, const SettingSpec& spec) {
     return spec.secret ? "'***'" : jsonvalue::pythonRepr(value);
 }
 
@@ -65,7 +63,7 @@ const SettingSpec* findSpec(const std::vector<SettingSpec>& specs, const std::st
     return nullptr;
 }
 
-bool isScalar(const Var& value) {
+bool isScalar(const JsonValue& value) {
     const Kind kind = kindOf(value);
     return kind == Kind::String || kind == Kind::Integer || kind == Kind::Number ||
            kind == Kind::Boolean;
@@ -86,7 +84,7 @@ std::string unqualifiedName(const std::string& validTableName) {
 
 // An integer outside int64 is reported against the limit it broke, as jsonschema would with
 // an explicit minimum/maximum.
-void checkLimits(const SettingSpec& spec, const Var& value, const std::string& path) {
+void checkLimits(const SettingSpec& spec, const JsonValue& value, const std::string& path) {
     const auto exact = jsonvalue::toInt64(value);
     const double approximate = value.convert<double>();
     const auto below = [&](std::int64_t limit) {
@@ -128,7 +126,7 @@ void checkStringList(const SettingSpec& spec, const Array& list, const std::stri
     if (list.size() == 0) fail("[] should be non-empty", path);
     std::set<std::string> seen;
     for (std::size_t i = 0; i < list.size(); ++i) {
-        const Var item = list.get(static_cast<unsigned>(i));
+        const JsonValue item = list.get(static_cast<unsigned>(i));
         if (!jsonvalue::matchesType(item, "string")) {
             fail(shown(item, spec) + " is not of type 'string'", indexPath(path, i));
         }
@@ -139,7 +137,7 @@ void checkStringList(const SettingSpec& spec, const Array& list, const std::stri
     }
 }
 
-void checkValue(const SettingSpec& spec, const Var& value, const std::string& path) {
+void checkValue(const SettingSpec& spec, const JsonValue& value, const std::string& path) {
     if (spec.orStringList && kindOf(value) == Kind::Array) {
         checkStringList(spec, *value.extract<Array::Ptr>(), path);
         return;
@@ -190,14 +188,14 @@ void warnUnknownKeys(const Object& object, const std::vector<SettingSpec>& specs
     }
 }
 
-Var effectiveValue(const Object& object, const SettingSpec& spec) {
+JsonValue effectiveValue(const Object& object, const SettingSpec& spec) {
     if (isGiven(object, spec)) return object.get(spec.name);
     if (spec.defaultJson) return jsonvalue::parse(*spec.defaultJson);
-    return Var();
+    return JsonValue();
 }
 
-Var effectiveValue(const Object& object, const std::vector<SettingSpec>& specs,
-                   const std::string& name) {
+JsonValue effectiveValue(const Object& object, const std::vector<SettingSpec>& specs,
+                         const std::string& name) {
     const SettingSpec* spec = findSpec(specs, name);
     if (!spec) throw std::logic_error("setting '" + name + "' is not in the catalogue");
     return effectiveValue(object, *spec);
@@ -226,7 +224,7 @@ void checkTableName(const std::string& name, const std::string& path) {
 }
 
 // A value checked by checkValue for a spec with orStringList.
-std::vector<std::string> stringOrList(const Var& value) {
+std::vector<std::string> stringOrList(const JsonValue& value) {
     if (kindOf(value) != Kind::Array) return {value.convert<std::string>()};
     const Array& list = *value.extract<Array::Ptr>();
     std::vector<std::string> out;
@@ -236,7 +234,7 @@ std::vector<std::string> stringOrList(const Var& value) {
     return out;
 }
 
-TableSetting readTableEntry(const Var& value, const std::string& path,
+TableSetting readTableEntry(const JsonValue& value, const std::string& path,
                             std::vector<std::string>& warnings) {
     if (kindOf(value) != Kind::Object) {
         fail(jsonvalue::pythonRepr(value) + " is not of type 'object'", path);
@@ -246,6 +244,7 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     checkValues(entry, specs, path);
     TableSetting table;
     table.tableName = effectiveValue(entry, specs, "table_name").convert<std::string>();
+    table.table = TableRef::parse(table.tableName);
     table.pkColumns = stringOrList(effectiveValue(entry, specs, "pk_column"));
     // checkValues admitted only the catalogue's enum values.
     table.mode = effectiveValue(entry, specs, "mode").convert<std::string>() == "tombstones_only"
@@ -259,7 +258,7 @@ TableSetting readTableEntry(const Var& value, const std::string& path,
     for (const auto& column : table.pkColumns) {
         if (column.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
     }
-    const Var journalName = effectiveValue(entry, specs, "journal_name");
+    const JsonValue journalName = effectiveValue(entry, specs, "journal_name");
     table.journalNameGiven = !journalName.isEmpty();
     table.journalName = table.journalNameGiven ? journalName.convert<std::string>()
                                                : unqualifiedName(table.tableName);
@@ -274,11 +273,21 @@ std::vector<TableSetting> readTables(const Array& array, const std::string& path
     std::vector<TableSetting> tables;
     std::set<std::string> seen;
     std::map<std::string, std::string> tableOfJournalName;
+    std::map<std::string, std::string> tableOfStream;
     for (std::size_t i = 0; i < array.size(); ++i) {
         TableSetting table =
             readTableEntry(array.get(static_cast<unsigned>(i)), indexPath(path, i), warnings);
         if (!seen.insert(table.tableName).second) {
             fail("table " + jsonvalue::pythonRepr(table.tableName) + " is configured twice", path);
+        }
+        // Two tables under one stream name would interleave their SCHEMA and RECORD messages
+        // and share one bookmark.
+        auto [sameStream, distinct] = tableOfStream.emplace(table.streamName(), table.tableName);
+        if (!distinct) {
+            fail("tables " + jsonvalue::pythonRepr(sameStream->second) + " and " +
+                     jsonvalue::pythonRepr(table.tableName) + " both become stream " +
+                     jsonvalue::pythonRepr(table.streamName()),
+                 indexPath(path, i));
         }
         // diffgen rows are told apart by tablename alone: two tables under one name would
         // each receive the other's events.
@@ -308,7 +317,7 @@ std::optional<SshTunnelSettings> readSshTunnel(const Object& config,
     warnUnknownKeys(tunnel, specs, "key", path, warnings);
     if (!effectiveValue(tunnel, specs, "enable").convert<bool>()) return std::nullopt;
     const auto text = [&](const std::string& name, bool needed) {
-        const Var given = effectiveValue(tunnel, specs, name);
+        const JsonValue given = effectiveValue(tunnel, specs, name);
         const std::string value = given.isEmpty() ? "" : given.convert<std::string>();
         if (needed && value.empty()) {
             fail("'" + name + "' is required when ssh_tunnel.enable is true", path);
@@ -343,7 +352,7 @@ std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Objec
     std::vector<std::pair<std::string, std::string>> options;
     for (const auto& spec : settingSpecs()) {
         if (!spec.driverOption) continue;
-        const Var value = effectiveValue(config, spec);
+        const JsonValue value = effectiveValue(config, spec);
         if (!value.isEmpty()) options.emplace_back(spec.name, jsonvalue::scalarText(value));
     }
     // The plugin's own defaults are its to apply.
@@ -355,7 +364,7 @@ std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Objec
     // A plugin older than declared settings may still read settings of its own.
     if (plugin.declared) return options;
     for (const auto& name : config.getNames()) {
-        const Var value = config.get(name);
+        const JsonValue value = config.get(name);
         if (!findSettingSpec(name) && isScalar(value)) {
             options.emplace_back(name, jsonvalue::scalarText(value));
         }
@@ -363,18 +372,23 @@ std::vector<std::pair<std::string, std::string>> connectionOptionsOf(const Objec
     return options;
 }
 
+// An object setting as its object; null when not set (checkValues has checked the type).
+Object::Ptr objectSetting(const Object& config, const std::string& name) {
+    const JsonValue value = effectiveValue(config, settingSpecs(), name);
+    return value.isEmpty() ? nullptr : value.extract<Object::Ptr>();
+}
+
 void readStreamMapSettings(const Object& config, TapConfig& result) {
-    result.streamMaps = effectiveValue(config, settingSpecs(), "stream_maps");
-    result.streamMapConfig = effectiveValue(config, settingSpecs(), "stream_map_config");
-    result.flatteningEnabled =
+    result.streamMaps.streamMaps = objectSetting(config, "stream_maps");
+    result.streamMaps.streamMapConfig = objectSetting(config, "stream_map_config");
+    result.streamMaps.flatteningEnabled =
         effectiveValue(config, settingSpecs(), "flattening_enabled").convert<bool>();
-    const Var depth = effectiveValue(config, settingSpecs(), "flattening_max_depth");
-    if (result.flatteningEnabled && depth.isEmpty()) {
+    const JsonValue depth = effectiveValue(config, settingSpecs(), "flattening_max_depth");
+    if (result.streamMaps.flatteningEnabled && depth.isEmpty()) {
         throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
     }
-    if (!depth.isEmpty()) result.flatteningMaxDepth = *jsonvalue::toInt64(depth);
-    result.batchConfig = effectiveValue(config, settingSpecs(), "batch_config");
-    parseBatchConfig(result.batchConfig);
+    if (!depth.isEmpty()) result.streamMaps.flatteningMaxDepth = *jsonvalue::toInt64(depth);
+    result.batch = parseBatchSettings(effectiveValue(config, settingSpecs(), "batch_config"));
 }
 
 int64_t timesPageSize(int64_t factor, int64_t pageSize) {
@@ -394,6 +408,7 @@ int64_t maxPageSizeOf(int64_t given, int64_t pageSize) {
 void readSettings(const Object& config, TapConfig& result) {
     result.sqlDialect = textSetting(config, "sql_dialect");
     result.diffgenTable = textSetting(config, "diffgen_table");
+    result.diffgen = TableRef::parse(result.diffgenTable);
     result.pageSize = integerSetting(config, "page_size");
     const int64_t maxPageSize = integerSetting(config, "max_page_size");
     result.maxPageSize = maxPageSizeOf(maxPageSize, result.pageSize);
@@ -427,7 +442,7 @@ void readSettings(const Object& config, TapConfig& result) {
 
 // A poll interval of 0 would read the log in a busy loop.
 void checkPositive(const Object& config, const std::string& name) {
-    const Var value = effectiveValue(config, settingSpecs(), name);
+    const JsonValue value = effectiveValue(config, settingSpecs(), name);
     if (value.convert<double>() <= 0) {
         fail(jsonvalue::pythonRepr(value) + " is less than or equal to the minimum of 0",
              keyPath(kRoot, name));
@@ -436,7 +451,7 @@ void checkPositive(const Object& config, const std::string& name) {
 
 void mergeInto(Object& target, const Object& source) {
     for (const auto& name : source.getNames()) {
-        const Var value = source.get(name);
+        const JsonValue value = source.get(name);
         // An object setting merges key by key, so ENV can add one key to a file's ssh_tunnel.
         if (kindOf(value) == Kind::Object && target.has(name) &&
             kindOf(target.get(name)) == Kind::Object) {
@@ -479,7 +494,7 @@ TapConfig parseConfigObject(const Object::Ptr& config, const PluginSettings& plu
 }
 
 TapConfig parseConfigObject(const std::string& jsonText) {
-    Var parsed;
+    JsonValue parsed;
     try {
         parsed = jsonvalue::parse(jsonText);
     } catch (const jsonvalue::JsonSyntaxError& e) {
@@ -489,8 +504,13 @@ TapConfig parseConfigObject(const std::string& jsonText) {
     return parseConfigObject(parsed.extract<Object::Ptr>(), PluginSettings{});
 }
 
-TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
-                     const PluginSettingsLookup& pluginSettingsOf) {
+namespace {
+
+// The --config files merged in order, and the environment's settings of the tap over them when
+// ENV is among them (`environment` is then set).
+Object::Ptr mergedSources(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                          std::vector<std::string>& warnings,
+                          std::optional<EnvironmentSource>& environment) {
     Object::Ptr merged = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
     bool useEnvironment = false;
     for (const auto& arg : configArgs) {
@@ -500,13 +520,30 @@ TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::stri
             mergeInto(*merged, *readConfigFile(arg));
         }
     }
-    std::vector<std::string> warnings;
-    std::optional<EnvironmentSource> environment;
     // The environment wins over every file, wherever ENV stands among the flags.
     if (useEnvironment) {
         environment.emplace(workingDir, warnings);
         mergeInto(*merged, *environment->settings(flatSettingSpecs()));
     }
+    return merged;
+}
+
+}  // namespace
+
+std::string configuredDialect(const std::vector<std::string>& configArgs,
+                              const std::string& workingDir) {
+    std::vector<std::string> warnings;
+    std::optional<EnvironmentSource> environment;
+    Object::Ptr merged = mergedSources(configArgs, workingDir, warnings, environment);
+    const JsonValue dialect = merged->get("sql_dialect");
+    return dialect.isString() ? dialect.convert<std::string>() : std::string();
+}
+
+TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
+                     const PluginSettingsLookup& pluginSettingsOf) {
+    std::vector<std::string> warnings;
+    std::optional<EnvironmentSource> environment;
+    Object::Ptr merged = mergedSources(configArgs, workingDir, warnings, environment);
     // The tap's own settings are checked first, so that a broken configuration fails as such
     // before any plugin is looked for; the plugin then says which settings are its own.
     PluginSettings plugin;
@@ -517,6 +554,12 @@ TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::stri
     TapConfig result = parseConfigObject(merged, plugin);
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());
     return result;
+}
+
+std::string TableSetting::streamName() const {
+    std::string name = tableName;
+    std::replace(name.begin(), name.end(), '.', '-');
+    return name;
 }
 
 }  // namespace tapdiffgen::core

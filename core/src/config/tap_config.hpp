@@ -13,8 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "config/batch_settings.hpp"
 #include "config/settings.hpp"
 #include "config/ssh_tunnel_settings.hpp"
+#include "config/stream_map_settings.hpp"
+#include "plugin/table_ref.hpp"
 
 namespace tapdiffgen::core {
 
@@ -34,7 +37,8 @@ enum class BadEventPolicy { Fail, Skip };
 
 /// One entry of the `tables` setting.
 struct TableSetting {
-    std::string tableName;               ///< "name" or "schema.name"
+    std::string tableName;               ///< "name" or "schema.name", as configured
+    TableRef table;                      ///< tableName split
     std::vector<std::string> pkColumns;  ///< the key's columns in key order, at least one
     StreamMode mode = StreamMode::Full;
     StartFrom startFrom = StartFrom::Beginning;
@@ -42,12 +46,16 @@ struct TableSetting {
     std::string journalName;
     /// False when journalName is the default (tableName without its schema).
     bool journalNameGiven = false;
+
+    /// The stream name Singer sees: table_name with '.' replaced by '-'.
+    std::string streamName() const;
 };
 
 struct TapConfig {
     std::string sqlDialect;
     std::vector<TableSetting> tables;
-    std::string diffgenTable = "diffgen";
+    std::string diffgenTable = "diffgen";  ///< as configured
+    TableRef diffgen{"", "diffgen"};       ///< diffgenTable split
     int64_t pageSize = 10000;
     /// max_page_size, 0 (three times pageSize) resolved.
     int64_t maxPageSize = 30000;
@@ -67,15 +75,10 @@ struct TapConfig {
     int64_t connectTimeout = 10;
     int64_t reconnectAttempts = 5;
     int64_t reconnectMaxWaitSeconds = 30;
-    /// Stream maps and flattening, as the Meltano Singer SDK names them: the JSON values of
-    /// stream_maps and stream_map_config (empty when not set), checked in depth once the
-    /// streams are known.
-    Poco::Dynamic::Var streamMaps;
-    Poco::Dynamic::Var streamMapConfig;
-    bool flatteningEnabled = false;
-    int64_t flatteningMaxDepth = 0;
-    /// batch_config as given (checked when read; empty when not set).
-    Poco::Dynamic::Var batchConfig;
+    /// Stream maps and flattening (compiled against the streams once they are known).
+    StreamMapSettings streamMaps;
+    /// batch_config; nullopt when not set.
+    std::optional<BatchSettings> batch;
     bool follow = false;
     int64_t idleExitSeconds = 0;
     double pollIntervalSeconds = 1;
@@ -114,6 +117,12 @@ using PluginSettingsLookup = std::function<PluginSettings(const std::string& sql
 /// Throws ConfigError.
 TapConfig loadConfig(const std::vector<std::string>& configArgs, const std::string& workingDir,
                      const PluginSettingsLookup& pluginSettingsOf = {});
+
+/// The sql_dialect the configuration names, as given, without checking anything else (for
+/// --about, which documents a plugin given by path); empty when there is none. Throws
+/// ConfigError for a file that cannot be read.
+std::string configuredDialect(const std::vector<std::string>& configArgs,
+                              const std::string& workingDir);
 
 /// Validates an already-merged JSON object, with the settings its plugin declares. Throws
 /// ConfigError.

@@ -1,6 +1,7 @@
 #include "maps/datetime.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 namespace tapdiffgen::core::maps {
@@ -98,6 +99,58 @@ Value nowUtc(bool aware) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(now).count();
     return makeDateTime(micros, aware ? std::optional<int32_t>(0) : std::nullopt);
+}
+
+namespace {
+
+void checkField(int64_t value, int64_t least, int64_t most, const char* name) {
+    if (value < least || value > most) {
+        valueError(std::string(name) + " must be in " + std::to_string(least) + ".." +
+                   std::to_string(most));
+    }
+}
+
+}  // namespace
+
+Value fromFields(const CivilTime& t, bool dateOnly) {
+    if (t.year < 1 || t.year > 9999)
+        valueError("year " + std::to_string(t.year) + " is out of range");
+    checkField(t.month, 1, 12, "month");
+    if (t.day < 1 || t.day > daysInMonth(t.year, t.month))
+        valueError("day is out of range for month");
+    const int64_t days = daysFromCivil(t.year, t.month, t.day);
+    if (dateOnly) return makeDate(days);
+    checkField(t.hour, 0, 23, "hour");
+    checkField(t.minute, 0, 59, "minute");
+    checkField(t.second, 0, 59, "second");
+    checkField(t.micros, 0, 999999, "microsecond");
+    return makeDateTime(days * kMicrosPerDay +
+                            ((t.hour * 60 + t.minute) * 60 + t.second) * kMicrosPerSecond +
+                            t.micros,
+                        std::nullopt);
+}
+
+Value checkedTimeDelta(long double micros) {
+    if (std::isnan(micros)) valueError("cannot convert float NaN to integer");
+    if (std::isinf(micros)) overflowError("cannot convert float infinity to integer");
+    // 64-bit microseconds hold 106,751,991 days: within that, negation and the sum of two are
+    // within what this check sees.
+    constexpr long double kMostMicros = 106751991.0L * kMicrosPerDay;
+    const long double days = std::floor(micros / kMicrosPerDay);
+    const bool pastPython = std::fabs(days) > 999999999;
+    if (pastPython || std::fabs(micros) > kMostMicros) {
+        char text[96];
+        std::snprintf(text, sizeof text, "days=%.0Lf; must have magnitude <= %d", days,
+                      pastPython ? 999999999 : 106751991);
+        overflowError(text);
+    }
+    return makeTimeDelta(static_cast<int64_t>(std::llroundl(micros)));
+}
+
+Value checkedDate(const Value& value) {
+    const int64_t year = civilFromMicros(value.integer).year;
+    if (year < 1 || year > 9999) overflowError("date value out of range");
+    return value;
 }
 
 // YYYY-MM-DD, then for a datetime [T or space]HH[:MM[:SS[.ffffff]]] and Z or ±HH:MM.

@@ -26,6 +26,19 @@ Value makeDate(int64_t days);
 Value makeTimeDelta(int64_t micros);
 Value nowUtc(bool aware);
 
+/// datetime.datetime(...) or datetime.date(...) of these fields (a date reads year, month and
+/// day), checked as Python checks them: ValueError("month must be in 1..12"), ...
+Value fromFields(const CivilTime& fields, bool dateOnly);
+
+/// A timedelta of `micros`, or Python's error when it cannot be one: NaN and infinities, and
+/// what is past 999,999,999 days (Python's bound) or past 64-bit microseconds, about
+/// 106,751,991 days (this tap's).
+Value checkedTimeDelta(long double micros);
+
+/// `value`, a datetime or date, when its year is one Python's datetime holds (1 to 9999);
+/// OverflowError("date value out of range") when not.
+Value checkedDate(const Value& value);
+
 /// datetime.fromisoformat / date.fromisoformat; nullopt when the text is not ISO 8601.
 std::optional<Value> parseIsoDateTime(std::string_view text, bool dateOnly);
 

@@ -1,6 +1,11 @@
 // Stream-map expressions: the subset of Python that simpleeval's EvalWithCompoundTypes accepts,
 // as the Meltano Singer SDK evaluates `stream_maps`. An expression is parsed and every name,
-// function and method resolved once, at start-up; evaluating it walks the compiled tree.
+// function, method and attribute resolved once, at start-up; evaluating it walks the compiled
+// tree.
+//
+// The parts: lexer (tokens, string literals), parser (the grammar, into ast.hpp's tree),
+// evaluator (the walk), operators (Python's operators on values) and builtins (functions,
+// methods and attributes, one file per kind).
 #pragma once
 
 #include <cstddef>
@@ -41,11 +46,14 @@ struct Node;
 
 class Expression {
 public:
-    /// Throws ExpressionError.
+    /// What reads no record is computed here, once. Throws ExpressionError: a syntax error, an
+    /// unknown name, nesting past limits.hpp's bound, or the error an expression that reads no
+    /// record would raise on every record.
     static Expression compile(std::string_view text, const Scope& scope);
 
     /// Python's result. An operation that Python rejects because an operand is None gives None
-    /// (deletes carry nulls); any other failure throws EvalError with Python's message.
+    /// (deletes carry nulls); any other failure throws EvalError with Python's message
+    /// (MemoryError where memory runs out).
     Value evaluate(RecordSource& source) const;
 
     /// The slot when the expression is just a property's name (passed through untouched).

@@ -26,7 +26,4 @@ struct FlatProperty {
 /// Throws StreamMapError on a duplicate flattened name.
 void flattenStream(OutputStream& stream, int64_t maxDepth);
 
-/// Python's json.dumps(value): ", " and ": " separators, non-ASCII as \uXXXX.
-void appendPythonJson(std::string& out, const Value& value);
-
 }  // namespace tapdiffgen::core::maps

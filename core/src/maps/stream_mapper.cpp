@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "config/json_value.hpp"
-#include "replay/output/record_renderer.hpp"
+#include "maps/value_json.hpp"
+#include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core::maps {
@@ -65,8 +65,7 @@ public:
             ValueDict entries;
             entries.reserve(mapper_.cells_.size());
             for (size_t i = 0; i < mapper_.cells_.size(); ++i) {
-                entries.emplace_back(Value::fromString(mapper_.source_.properties[i].name),
-                                     property(i));
+                entries.emplace_back(Value::fromString(mapper_.names_[i]), property(i));
             }
             mapper_.record_ = Value::dict(std::move(entries));
             mapper_.recordReady_ = true;
@@ -80,7 +79,10 @@ private:
 
 StreamMapper::StreamMapper(SourceStream source, std::vector<OutputStream> outputs,
                            InputLayout layout)
-    : source_(std::move(source)), outputs_(std::move(outputs)), layout_(layout) {
+    : source_(std::move(source)),
+      names_(propertyNames(*source_.schema)),
+      outputs_(std::move(outputs)),
+      layout_(layout) {
     cells_.resize(layout_.columnCount + (layout_.addDeletedAt ? 3 : 2));
     values_.resize(cells_.size());
     for (const auto& output : outputs_) {
@@ -118,14 +120,6 @@ TdgCell boolCell(bool value) {
     return cell;
 }
 
-void appendCell(std::string& out, const TdgCell& cell) {
-    if (cell.kind == TDG_KIND_NULL) {
-        out += "null";
-    } else {
-        appendCellJson(out, cell);
-    }
-}
-
 }  // namespace
 
 uint64_t StreamMapper::emitRow(RecordSink& writer, const TdgCell* cells, std::string_view tsCreated,
@@ -160,7 +154,8 @@ uint64_t StreamMapper::emitTombstone(RecordSink& writer, const RowKey& key,
                                      std::string_view timeExtracted) {
     std::fill(cells_.begin(), cells_.end(), TdgCell{});
     for (size_t k = 0; k < layout_.keySlots.size(); ++k) {
-        cells_[layout_.keySlots[k]] = keyCell(layout_.keyKinds[k], key.column(k));
+        const InputLayout::KeySlot& column = layout_.keySlots[k];
+        cells_[column.slot] = keyCell(column.kind, key.column(k));
     }
     cells_[layout_.columnCount] = boolCell(true);
     cells_[layout_.columnCount + 1] = textCell(tsCreated);
@@ -171,15 +166,12 @@ uint64_t StreamMapper::emitTombstone(RecordSink& writer, const RowKey& key,
 void StreamMapper::failOn(const OutputStream& output, const std::string& property,
                           const std::string& expression, const std::string& problem) const {
     std::string key;
-    for (size_t slot : layout_.keySlots) {
+    for (const InputLayout::KeySlot& column : layout_.keySlots) {
         if (!key.empty()) key += ",";
-        key += source_.properties[slot].name + "=";
-        appendCell(key, cells_[slot]);
+        key += names_[column.slot] + "=";
+        appendCellJson(key, cells_[column.slot]);
     }
-    throw StreamMapError("stream_maps: stream " + jsonvalue::pythonRepr(output.name, SIZE_MAX) +
-                         ", property " + jsonvalue::pythonRepr(property, SIZE_MAX) + ", record " +
-                         key + ", expression " + jsonvalue::pythonRepr(expression, SIZE_MAX) +
-                         ": " + problem);
+    failExpression(output.name, property, key, expression, problem);
 }
 
 void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output,
@@ -192,7 +184,7 @@ void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output
         const FlatProperty& flat = output.flat[f];
         const OutputProperty& property = output.properties[flat.source];
         if (flat.path.empty() && !flat.asJsonText && property.passthrough) {
-            appendCell(out, cells_[*property.passthrough]);
+            appendCellJson(out, cells_[*property.passthrough]);
             continue;
         }
         const Value* value = property.passthrough ? &record.property(*property.passthrough)
@@ -213,10 +205,10 @@ void StreamMapper::writeFlattened(RecordSink& writer, const OutputStream& output
                             value->type == ValueType::Tuple;
         if ((flat.asJsonText && !value->isNull()) || nested) {
             jsonText_.clear();
-            appendPythonJson(jsonText_, *value);
+            appendJson(jsonText_, *value, JsonLayout::PythonDumps);
             appendJsonString(out, jsonText_);
         } else {
-            appendValueJson(out, *value);
+            appendJson(out, *value, JsonLayout::Record);
         }
     }
     writer.endRecord(timeExtracted);
@@ -258,9 +250,9 @@ uint64_t StreamMapper::emit(RecordSink& writer, bool deleted, std::string_view t
             out += prefixes[p];
             const OutputProperty& property = output.properties[p];
             if (property.passthrough) {
-                appendCell(out, cells_[*property.passthrough]);
+                appendCellJson(out, cells_[*property.passthrough]);
             } else {
-                appendValueJson(out, computed_[p]);
+                appendJson(out, computed_[p], JsonLayout::Record);
             }
         }
         writer.endRecord(timeExtracted);

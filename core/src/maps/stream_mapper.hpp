@@ -19,8 +19,12 @@ namespace tapdiffgen::core::maps {
 /// metadata properties every record carries.
 struct InputLayout {
     size_t columnCount = 0;
-    std::vector<size_t> keySlots;        // the key's columns, in key order
-    std::vector<TdgValueKind> keyKinds;  // parallel to keySlots
+    /// A key column: where it stands among the properties, and the kind its values have.
+    struct KeySlot {
+        size_t slot;
+        TdgValueKind kind;
+    };
+    std::vector<KeySlot> keySlots;  // the key's columns, in key order
     bool addDeletedAt = true;
 };
 
@@ -41,6 +45,7 @@ private:
     class Record;
 
     SourceStream source_;
+    std::vector<std::string> names_;  // the input record's properties, by slot
     std::vector<OutputStream> outputs_;
     std::vector<std::vector<std::string>> prefixes_;  // per output: ,"name":
     InputLayout layout_;

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 
-#include "config/json_value.hpp"
+#include "maps/value_json.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core::maps {
 namespace {
@@ -32,69 +33,7 @@ std::string quoted(const std::string& text) { return jsonvalue::pythonRepr(text,
     throw StreamMapError("stream_maps: stream " + quoted(stream) + ": " + problem);
 }
 
-[[noreturn]] void failExpression(const std::string& stream, const std::string& property,
-                                 const std::string& expression, const std::string& problem) {
-    throw StreamMapError("stream_maps: stream " + quoted(stream) + ", property " +
-                         quoted(property) + ", expression " + quoted(expression) + ": " + problem);
-}
-
-Object::Ptr mapsObject(const StreamMapSettings& settings) {
-    if (settings.streamMaps.isEmpty()) return nullptr;
-    return settings.streamMaps.extract<Object::Ptr>();
-}
-
-Object::Ptr parseSchema(const std::string& json) {
-    return jsonvalue::parse(json).extract<Object::Ptr>();
-}
-
-Var deepCopy(const Var& value) { return jsonvalue::parse(jsonvalue::write(value)); }
-
-// append_type(schema, "null") of the SDK's typing helpers.
-Var withNull(const Var& schemaVar) {
-    Var copy = deepCopy(schemaVar);
-    Object::Ptr schema = copy.extract<Object::Ptr>();
-    if (schema->has("anyOf")) {
-        Var anyOf = schema->get("anyOf");
-        if (jsonvalue::kindOf(anyOf) == jsonvalue::Kind::Array) {
-            Array::Ptr options = anyOf.extract<Array::Ptr>();
-            bool present = false;
-            for (size_t i = 0; i < options->size(); ++i) {
-                const Var option = options->get(static_cast<unsigned>(i));
-                present |= jsonvalue::kindOf(option) == jsonvalue::Kind::String &&
-                           option.toString() == "null";
-            }
-            if (!present) options->add("null");
-        }
-        return copy;
-    }
-    if (!schema->has("type")) return copy;
-    Var type = schema->get("type");
-    Array::Ptr types = new Array;
-    if (jsonvalue::kindOf(type) == jsonvalue::Kind::Array) {
-        types = type.extract<Array::Ptr>();
-    } else {
-        types->add(type);
-    }
-    bool present = false;
-    for (size_t i = 0; i < types->size(); ++i) {
-        present |= types->get(static_cast<unsigned>(i)).toString() == "null";
-    }
-    if (!present) types->add("null");
-    schema->set("type", types);
-    return copy;
-}
-
-Var typeSchema(const char* type) {
-    Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    Array::Ptr types = new Array;
-    types->add(std::string(type));
-    schema->set("type", types);
-    return schema;
-}
-
-bool isEmptySchema(const Var& schema) {
-    return schema.isEmpty() || schema.extract<Object::Ptr>()->size() == 0;
-}
+Object::Ptr mapsObject(const StreamMapSettings& settings) { return settings.streamMaps; }
 
 // _eval_type of the SDK's CustomStreamMap: the type is read off the expression's text.
 Var evalType(const std::string& expression, const Var& fallback, const Var& rawSchema) {
@@ -109,14 +48,6 @@ Var evalType(const std::string& expression, const Var& fallback, const Var& rawS
     }
     return fallback;
 }
-
-// The schema dict the SDK shares between the raw and the transformed schema when properties are
-// included by default, in record order.
-struct PropertyPlan {
-    std::string name;
-    Var schema;
-    OutputProperty output;
-};
 
 std::vector<std::string> keyPropertiesFrom(const Var& value, const std::string& stream) {
     std::vector<std::string> keys;
@@ -135,190 +66,262 @@ std::vector<std::string> keyPropertiesFrom(const Var& value, const std::string& 
     return keys;
 }
 
-Scope scopeFor(const SourceStream& source, const Value& config, const std::string& property) {
-    Scope scope;
-    for (const auto& input : source.properties) scope.properties.push_back(input.name);
-    scope.config = config;
-    for (size_t i = 0; i < source.properties.size(); ++i) {
-        if (source.properties[i].name == property) scope.selfSlot = i;
-    }
-    return scope;
-}
+// The properties of the raw schema a property's schema is looked up in, in record order.
+struct SourceProperties {
+    std::vector<std::string> names;
+    Object::Ptr schemas;
 
-std::optional<size_t> inputSlot(const SourceStream& source, const std::string& name) {
-    for (size_t i = 0; i < source.properties.size(); ++i) {
-        if (source.properties[i].name == name) return i;
-    }
-    return std::nullopt;
-}
+    explicit SourceProperties(const SourceStream& source)
+        : names(propertyNames(*source.schema)), schemas(source.schema->getObject("properties")) {}
 
-std::string schemaText(const std::vector<PropertyPlan>& plans, const Var& required) {
-    Object::Ptr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    Object::Ptr properties = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    for (const auto& plan : plans) properties->set(plan.name, plan.schema);
-    schema->set("type", "object");
-    schema->set("properties", properties);
-    if (!required.isEmpty()) {
-        // Deliberately beyond the SDK, which keeps the raw list: a property removed by the map
-        // is no longer required, so every record still satisfies the SCHEMA.
-        Array::Ptr kept = new Array;
-        const Array::Ptr names = required.extract<Array::Ptr>();
-        for (size_t i = 0; i < names->size(); ++i) {
-            const std::string name = names->get(static_cast<unsigned>(i)).toString();
-            if (properties->has(name)) kept->add(name);
-        }
-        schema->set("required", kept);
+    std::optional<size_t> slot(const std::string& name) const {
+        auto at = std::find(names.begin(), names.end(), name);
+        if (at == names.end()) return std::nullopt;
+        return static_cast<size_t>(at - names.begin());
     }
-    return jsonvalue::write(schema);
-}
 
-OutputStream customStream(const std::string& alias, const Object& definition,
-                          const SourceStream& source, const Value& config) {
-    OutputStream out;
-    out.name = alias;
-    out.keyProperties = source.keyProperties;
-    const Object::Ptr rawSchema = parseSchema(source.schemaJson);
-    bool includeByDefault = true;
-    std::vector<std::pair<std::string, Var>> entries;
-    for (const auto& name : definition.getNames()) {
-        const Var value = definition.get(name);
-        if (name == kSource || name == kAlias) continue;
-        if (name == kFilter) {
-            if (jsonvalue::kindOf(value) != jsonvalue::Kind::String) {
-                fail(alias, "__filter__ must be an expression (a string)");
+    Scope scopeFor(const Value& config, const std::string& property) const {
+        Scope scope;
+        scope.properties = names;
+        scope.config = config;
+        scope.selfSlot = slot(property);
+        return scope;
+    }
+};
+
+// One output property while the map is applied, with the schema it will be declared with.
+struct PropertyPlan {
+    std::string name;
+    Var schema;
+    OutputProperty output;
+};
+
+// The SDK's CustomStreamMap for one output stream: options first, then the properties kept by
+// default, then each mapped property in the order the map lists them.
+class CustomStream {
+public:
+    CustomStream(const std::string& alias, const SourceStream& source, const Value& config)
+        : source_(source), inputs_(source), config_(config) {
+        out_.name = alias;
+        out_.keyProperties = source.keyProperties;
+    }
+
+    OutputStream build(const Object& definition) {
+        std::vector<std::pair<std::string, Var>> entries = readOptions(definition);
+        startPlans();
+        for (const auto& [property, value] : entries) apply(property, value);
+        for (const auto& key : out_.keyProperties) {
+            if (find(key) == plans_.end()) {
+                fail(out_.name,
+                     "key property " + quoted(key) + " is not among the stream's properties");
             }
-            out.filterText = value.toString();
-            try {
-                out.filter = Expression::compile(out.filterText, scopeFor(source, config, ""));
-            } catch (const ExpressionError& e) {
-                failExpression(alias, kFilter, out.filterText, e.what());
-            }
-            out.usesRecord |= out.filter->usesRecord();
-        } else if (name == kKeyProperties) {
-            out.keyProperties = keyPropertiesFrom(value, alias);
-        } else if (name == kElse) {
-            if (!isRemoval(value)) fail(alias, "__else__ may only be null");
-            includeByDefault = false;
-        } else {
-            entries.emplace_back(name, value);
         }
+        out_.schema = schemaOfPlans();
+        for (auto& plan : plans_) out_.properties.push_back(std::move(plan.output));
+        return std::move(out_);
     }
 
-    std::vector<PropertyPlan> plans;
-    Object::Ptr rawProperties = rawSchema->getObject("properties");
-    auto find = [&](const std::string& name) {
-        return std::find_if(plans.begin(), plans.end(),
+private:
+    const SourceStream& source_;
+    SourceProperties inputs_;
+    const Value& config_;
+    OutputStream out_;
+    bool includeByDefault_ = true;
+    std::vector<PropertyPlan> plans_;
+
+    std::vector<PropertyPlan>::iterator find(const std::string& name) {
+        return std::find_if(plans_.begin(), plans_.end(),
                             [&](const PropertyPlan& p) { return p.name == name; });
-    };
-    if (includeByDefault) {
-        for (size_t i = 0; i < source.properties.size(); ++i) {
-            PropertyPlan plan;
-            plan.name = source.properties[i].name;
-            plan.schema = rawProperties->get(plan.name);
-            plan.output.name = plan.name;
-            plan.output.passthrough = i;
-            plans.push_back(std::move(plan));
-        }
-    } else {
-        // Deliberately beyond the SDK (which stops): the keys stay, as they are.
-        for (const auto& key : out.keyProperties) {
-            if (auto slot = inputSlot(source, key)) {
-                PropertyPlan plan;
-                plan.name = key;
-                plan.schema = rawProperties->get(key);
-                plan.output.name = key;
-                plan.output.passthrough = *slot;
-                plans.push_back(std::move(plan));
-            }
+    }
+
+    Expression compile(const std::string& property, const std::string& text,
+                       const std::string& self) const {
+        try {
+            return Expression::compile(text, inputs_.scopeFor(config_, self));
+        } catch (const ExpressionError& e) {
+            failExpression(out_.name, property, "", text, e.what());
         }
     }
 
-    for (const auto& [property, value] : entries) {
-        if (isRemoval(value)) {
-            if (std::find(out.keyProperties.begin(), out.keyProperties.end(), property) !=
-                out.keyProperties.end()) {
-                fail(alias, "removing key property " + quoted(property) +
+    // The double-underscore options; what is left are the property entries, in map order.
+    std::vector<std::pair<std::string, Var>> readOptions(const Object& definition) {
+        std::vector<std::pair<std::string, Var>> entries;
+        for (const auto& name : definition.getNames()) {
+            const Var value = definition.get(name);
+            if (name == kSource || name == kAlias) continue;
+            if (name == kFilter) {
+                if (jsonvalue::kindOf(value) != jsonvalue::Kind::String) {
+                    fail(out_.name, "__filter__ must be an expression (a string)");
+                }
+                out_.filterText = value.toString();
+                out_.filter = compile(kFilter, out_.filterText, "");
+                out_.usesRecord |= out_.filter->usesRecord();
+            } else if (name == kKeyProperties) {
+                out_.keyProperties = keyPropertiesFrom(value, out_.name);
+            } else if (name == kElse) {
+                if (!isRemoval(value)) fail(out_.name, "__else__ may only be null");
+                includeByDefault_ = false;
+            } else {
+                entries.emplace_back(name, value);
+            }
+        }
+        return entries;
+    }
+
+    void addPassthrough(const std::string& name, size_t slot) {
+        PropertyPlan plan;
+        plan.name = name;
+        plan.schema = inputs_.schemas->get(name);
+        plan.output.name = name;
+        plan.output.passthrough = slot;
+        plans_.push_back(std::move(plan));
+    }
+
+    void startPlans() {
+        if (includeByDefault_) {
+            for (size_t i = 0; i < inputs_.names.size(); ++i) addPassthrough(inputs_.names[i], i);
+            return;
+        }
+        // Deliberately beyond the SDK (which stops): the keys stay, as they are.
+        for (const auto& key : out_.keyProperties) {
+            if (auto slot = inputs_.slot(key)) addPassthrough(key, *slot);
+        }
+    }
+
+    void remove(const std::string& property) {
+        if (std::find(out_.keyProperties.begin(), out_.keyProperties.end(), property) !=
+            out_.keyProperties.end()) {
+            fail(out_.name, "removing key property " + quoted(property) +
                                 " needs __key_properties__ (a new list of key properties, or "
                                 "null for none)");
-            }
-            auto existing = find(property);
-            if (existing != plans.end()) plans.erase(existing);
-            continue;
+        }
+        auto existing = find(property);
+        if (existing != plans_.end()) plans_.erase(existing);
+    }
+
+    // The schema the SDK derives: the property's own, else the one of a property named like the
+    // expression, else string; unless the expression's text says its type.
+    Var schemaFor(const std::string& property, const std::string& expressionText) {
+        auto existing = find(property);
+        Var current = existing != plans_.end() ? existing->schema : Var();
+        if (isOpenSchema(current) && includeByDefault_) {
+            auto byExpression = find(expressionText);
+            if (byExpression != plans_.end()) current = byExpression->schema;
+        } else if (isOpenSchema(current) && inputs_.schemas->has(expressionText)) {
+            current = inputs_.schemas->get(expressionText);
+        }
+        const Var fallback = isOpenSchema(current) ? typeSchema("string") : current;
+        return nullable(evalType(expressionText, fallback, Var(source_.schema)));
+    }
+
+    void apply(const std::string& property, const Var& value) {
+        if (isRemoval(value)) {
+            remove(property);
+            return;
         }
         if (jsonvalue::kindOf(value) != jsonvalue::Kind::String) {
-            fail(alias, "property " + quoted(property) +
-                            " must be mapped to an expression (a string) or null");
+            fail(out_.name, "property " + quoted(property) +
+                                " must be mapped to an expression (a string) or null");
         }
-        const std::string expressionText = value.toString();
         OutputProperty output;
         output.name = property;
-        output.expressionText = expressionText;
-        try {
-            output.expression =
-                Expression::compile(expressionText, scopeFor(source, config, property));
-        } catch (const ExpressionError& e) {
-            failExpression(alias, property, expressionText, e.what());
-        }
+        output.expressionText = value.toString();
+        output.expression = compile(property, output.expressionText, property);
         output.passthrough = output.expression->plainProperty();
-        out.usesRecord |= output.expression->usesRecord();
-
+        out_.usesRecord |= output.expression->usesRecord();
+        Var schema = schemaFor(property, output.expressionText);
         auto existing = find(property);
-        Var current = existing != plans.end() ? existing->schema : Var();
-        if (isEmptySchema(current) && includeByDefault) {
-            auto byExpression = find(expressionText);
-            if (byExpression != plans.end()) current = byExpression->schema;
-        } else if (isEmptySchema(current) && rawProperties->has(expressionText)) {
-            current = rawProperties->get(expressionText);
-        }
-        const Var fallback = isEmptySchema(current) ? typeSchema("string") : current;
-        Var schema = withNull(evalType(expressionText, fallback, Var(rawSchema)));
-        if (existing != plans.end()) {
+        if (existing != plans_.end()) {
             existing->schema = schema;
             existing->output = std::move(output);
         } else {
-            PropertyPlan plan;
-            plan.name = property;
-            plan.schema = schema;
-            plan.output = std::move(output);
-            plans.push_back(std::move(plan));
+            plans_.push_back({property, schema, std::move(output)});
         }
     }
 
-    for (const auto& key : out.keyProperties) {
-        if (find(key) == plans.end()) {
-            fail(alias, "key property " + quoted(key) + " is not among the stream's properties");
+    SchemaPtr schemaOfPlans() const {
+        SchemaPtr schema = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+        SchemaPtr properties = newProperties();
+        for (const auto& plan : plans_) properties->set(plan.name, plan.schema);
+        schema->set("type", "object");
+        schema->set("properties", properties);
+        if (includeByDefault_ && source_.schema->has("required")) {
+            // Deliberately beyond the SDK, which keeps the raw list: a property removed by the
+            // map is no longer required, so every record still satisfies the SCHEMA.
+            Array::Ptr kept = new Array;
+            const Array::Ptr names = source_.schema->getArray("required");
+            for (size_t i = 0; i < names->size(); ++i) {
+                const std::string name = names->get(static_cast<unsigned>(i)).toString();
+                if (properties->has(name)) kept->add(name);
+            }
+            schema->set("required", kept);
         }
+        return schema;
     }
-    out.schemaJson = schemaText(
-        plans, includeByDefault && rawSchema->has("required") ? rawSchema->get("required") : Var());
-    for (auto& plan : plans) out.properties.push_back(std::move(plan.output));
-    return out;
-}
+};
 
 OutputStream sameStream(const SourceStream& source) {
     OutputStream out;
     out.unchanged = true;
     out.name = source.name;
+    out.origin = "stream " + quoted(source.name);
     out.keyProperties = source.keyProperties;
-    out.schemaJson = source.schemaJson;
-    for (size_t i = 0; i < source.properties.size(); ++i) {
+    out.schema = source.schema;
+    const std::vector<std::string> names = propertyNames(*source.schema);
+    for (size_t i = 0; i < names.size(); ++i) {
         OutputProperty property;
-        property.name = source.properties[i].name;
+        property.name = names[i];
         property.passthrough = i;
         out.properties.push_back(std::move(property));
     }
     return out;
 }
 
+void checkStreamDefinition(const std::string& name, const Var& value,
+                           const std::vector<std::string>& configuredStreams) {
+    if (jsonvalue::kindOf(value) != jsonvalue::Kind::Object) {
+        fail(name, "a stream must be mapped to an object of property expressions or null");
+    }
+    Object::Ptr definition = value.extract<Object::Ptr>();
+    for (const char* option : {kSource, kAlias}) {
+        if (definition->has(option) &&
+            jsonvalue::kindOf(definition->get(option)) != jsonvalue::Kind::String) {
+            fail(name, std::string(option) + " must be a stream name");
+        }
+    }
+    if (definition->has(kSource)) {
+        const std::string source = definition->get(kSource).toString();
+        if (std::find(configuredStreams.begin(), configuredStreams.end(), source) ==
+            configuredStreams.end()) {
+            fail(name, "__source__ " + quoted(source) + " is not a configured stream");
+        }
+    }
+    for (const auto& property : definition->getNames()) {
+        if (property.rfind("__", 0) == 0 && property != kSource && property != kAlias &&
+            property != kFilter && property != kKeyProperties && property != kElse) {
+            fail(name, "unknown option " + quoted(property));
+        }
+    }
+}
+
 }  // namespace
+
+void failExpression(const std::string& stream, const std::string& property,
+                    const std::string& record, const std::string& expression,
+                    const std::string& problem) {
+    // A very long expression (a generated one) is named by its start: the line stays readable.
+    constexpr size_t kShownLength = 200;
+    throw StreamMapError("stream_maps: stream " + quoted(stream) + ", property " +
+                         quoted(property) + (record.empty() ? "" : ", record " + record) +
+                         ", expression " + jsonvalue::pythonRepr(expression, kShownLength) + ": " +
+                         problem);
+}
+
+std::string OutputStream::schemaJson() const { return jsonvalue::write(schema); }
 
 bool hasStreamMaps(const StreamMapSettings& settings) {
     Object::Ptr maps = mapsObject(settings);
     return maps && maps->size() > 0;
-}
-
-Value valueFromJson(const Var& json) {
-    return json.isEmpty() ? Value::null() : parseJsonValue(jsonvalue::write(json));
 }
 
 void checkStreamMaps(const StreamMapSettings& settings,
@@ -336,30 +339,7 @@ void checkStreamMaps(const StreamMapSettings& settings,
         if (name.rfind("__", 0) == 0) {
             throw StreamMapError("stream_maps: unknown option " + quoted(name));
         }
-        if (isRemoval(value)) continue;
-        if (jsonvalue::kindOf(value) != jsonvalue::Kind::Object) {
-            fail(name, "a stream must be mapped to an object of property expressions or null");
-        }
-        Object::Ptr definition = value.extract<Object::Ptr>();
-        for (const char* option : {kSource, kAlias}) {
-            if (definition->has(option) &&
-                jsonvalue::kindOf(definition->get(option)) != jsonvalue::Kind::String) {
-                fail(name, std::string(option) + " must be a stream name");
-            }
-        }
-        if (definition->has(kSource)) {
-            const std::string source = definition->get(kSource).toString();
-            if (std::find(configuredStreams.begin(), configuredStreams.end(), source) ==
-                configuredStreams.end()) {
-                fail(name, "__source__ " + quoted(source) + " is not a configured stream");
-            }
-        }
-        for (const auto& property : definition->getNames()) {
-            if (property.rfind("__", 0) == 0 && property != kSource && property != kAlias &&
-                property != kFilter && property != kKeyProperties && property != kElse) {
-                fail(name, "unknown option " + quoted(property));
-            }
-        }
+        if (!isRemoval(value)) checkStreamDefinition(name, value, configuredStreams);
     }
 }
 
@@ -382,11 +362,10 @@ std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
 }
 
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
-                                            const SourceStream& source,
-                                            const std::vector<std::string>& configuredStreams) {
-    checkStreamMaps(settings, configuredStreams);
+                                            const SourceStream& source) {
     Object::Ptr maps = mapsObject(settings);
-    const Value config = valueFromJson(settings.streamMapConfig);
+    const Value config =
+        valueFromJson(settings.streamMapConfig ? JsonValue(settings.streamMapConfig) : JsonValue());
     std::optional<OutputStream> primary;
     bool primaryRemoved = maps && maps->has(kElse);
     std::vector<OutputStream> extra;
@@ -401,14 +380,18 @@ std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
             const Object::Ptr definition = value.extract<Object::Ptr>();
             if (definition->has(kSource)) {
                 if (definition->get(kSource).toString() == source.name) {
-                    extra.push_back(customStream(key, *definition, source, config));
+                    extra.push_back(CustomStream(key, source, config).build(*definition));
+                    extra.back().origin =
+                        quoted(key) + " through its __source__ " + quoted(source.name);
                 }
                 continue;
             }
             if (key != source.name) continue;
             const std::string alias =
                 definition->has(kAlias) ? definition->get(kAlias).toString() : key;
-            primary = customStream(alias, *definition, source, config);
+            primary = CustomStream(alias, source, config).build(*definition);
+            primary->origin =
+                "stream " + quoted(key) + (alias == key ? "" : " through its __alias__");
             primaryRemoved = false;
         }
     }

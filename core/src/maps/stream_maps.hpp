@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "config/stream_map_settings.hpp"
 #include "config/tap_config.hpp"
 #include "maps/expression.hpp"
 #include "maps/flattening.hpp"
+#include "maps/schema.hpp"
 
 namespace tapdiffgen::core::maps {
 
@@ -23,18 +25,18 @@ public:
     using ConfigError::ConfigError;
 };
 
-/// One property of a source stream's records, in record order.
-struct InputProperty {
-    std::string name;
-    std::string schemaJson;  // compact JSON Schema
-};
+/// Throws the StreamMapError of an expression: "stream_maps: stream 's', property 'p',
+/// [record id=7, ]expression 'e': problem" (the record only when one is given).
+[[noreturn]] void failExpression(const std::string& stream, const std::string& property,
+                                 const std::string& record, const std::string& expression,
+                                 const std::string& problem);
 
 /// A source stream as the tap emits it without maps.
 struct SourceStream {
     std::string name;
-    std::vector<InputProperty> properties;
     std::vector<std::string> keyProperties;
-    std::string schemaJson;  // the whole stream schema (what `record` is typed as)
+    /// The whole stream schema (what `record` is typed as), its properties in record order.
+    SchemaPtr schema;
 };
 
 struct OutputProperty {
@@ -46,9 +48,12 @@ struct OutputProperty {
 
 struct OutputStream {
     std::string name;
+    /// What makes it, for messages: "stream 'a'", "stream 'a' through its __alias__", "'copy'
+    /// through its __source__ 'a'".
+    std::string origin;
     std::vector<std::string> keyProperties;
     std::vector<OutputProperty> properties;  // in record order
-    std::string schemaJson;
+    SchemaPtr schema;
     std::optional<Expression> filter;
     std::string filterText;
     bool usesRecord = false;
@@ -57,23 +62,18 @@ struct OutputStream {
     /// With flattening: the record's properties as written (replacing `properties` there).
     bool flattened = false;
     std::vector<FlatProperty> flat;
-};
 
-struct StreamMapSettings {
-    Poco::Dynamic::Var streamMaps;       // the stream_maps object, or empty
-    Poco::Dynamic::Var streamMapConfig;  // stream_map_config, or empty
-    bool flatteningEnabled = false;
-    int64_t flatteningMaxDepth = 0;
+    /// The schema as the SCHEMA message carries it.
+    std::string schemaJson() const;
 };
 
 /// Whether any map is configured at all.
 bool hasStreamMaps(const StreamMapSettings& settings);
 
 /// The output streams of `source`, in the order the SDK writes them (none when the stream is
-/// mapped to null). Throws StreamMapError.
+/// mapped to null), from settings checkStreamMaps has passed. Throws StreamMapError.
 std::vector<OutputStream> compileStreamMaps(const StreamMapSettings& settings,
-                                            const SourceStream& source,
-                                            const std::vector<std::string>& configuredStreams);
+                                            const SourceStream& source);
 
 /// Checks what does not depend on one stream: the top-level keys and `__source__` names.
 /// Throws StreamMapError.
@@ -84,8 +84,5 @@ void checkStreamMaps(const StreamMapSettings& settings,
 /// apply to nothing (the SDK ignores them silently; a typo is likely).
 std::vector<std::string> unusedStreamMaps(const StreamMapSettings& settings,
                                           const std::vector<std::string>& configuredStreams);
-
-/// A JSON value of the config as an expression value.
-Value valueFromJson(const Poco::Dynamic::Var& json);
 
 }  // namespace tapdiffgen::core::maps

@@ -21,9 +21,22 @@ bool mapsConfigured(const TapConfig& config);
 /// schemas, its key and its whole schema.
 SourceStream sourceStreamOf(const StreamDefinition& definition);
 
-/// The mapper of one stream, or nullptr when its records pass through unchanged.
-/// Throws StreamMapError.
-std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config, const StreamDefinition& definition,
-                                        const std::vector<std::string>& configuredStreams);
+/// An output stream's name and what makes it.
+struct OutputName {
+    std::string name;    ///< the stream its messages name
+    std::string origin;  ///< "stream 'a'", ... (OutputStream::origin)
+};
+
+/// The output streams of a selected stream: its mapper's, or the stream itself (no mapper).
+std::vector<OutputName> outputNamesOf(const std::string& stream, const StreamMapper* mapper);
+
+/// Refuses two output streams under one name, whose SCHEMA and RECORD messages would mix.
+/// Throws StreamMapError naming both.
+void checkOutputNames(const std::vector<OutputName>& outputs);
+
+/// The mapper of one stream, or nullptr when its records pass through unchanged, from maps
+/// checkStreamMaps has passed (once, for every stream). Throws StreamMapError.
+std::shared_ptr<StreamMapper> mapperFor(const TapConfig& config,
+                                        const StreamDefinition& definition);
 
 }  // namespace tapdiffgen::core::maps

@@ -57,6 +57,11 @@ struct Value {
         return type == ValueType::Int || type == ValueType::Float || type == ValueType::Decimal ||
                type == ValueType::Bool;
     }
+    /// int or bool: Python's bool is an int.
+    bool isIntegral() const { return type == ValueType::Int || type == ValueType::Bool; }
+    /// An int or bool as an integer.
+    int64_t integral() const { return type == ValueType::Bool ? boolean : integer; }
+    bool isSequence() const { return type == ValueType::List || type == ValueType::Tuple; }
     /// A number as a double (a decimal as Python's float of it, as the SDK reads JSON).
     double asDouble() const;
 };
@@ -66,6 +71,11 @@ class EvalError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// Throw EvalError with what() as Python prints the error: "TypeError: message".
+[[noreturn]] void typeError(const std::string& message);
+[[noreturn]] void valueError(const std::string& message);
+[[noreturn]] void overflowError(const std::string& message);
 
 /// Python would reject the operation because an operand is None.
 struct NullOperand {};
@@ -77,11 +87,5 @@ bool equals(const Value& left, const Value& right);
 /// Python's repr() and str().
 std::string repr(const Value& value);
 std::string str(const Value& value);
-/// Appends the value as JSON the way the SDK's message writer would serialise it.
-void appendValueJson(std::string& out, const Value& value);
-/// Python's repr() of a float as JSON (null for NaN and infinities, which JSON cannot hold).
-void appendFloatJson(std::string& out, double value);
-/// Parses a JSON document (integers as int, other numbers as exact decimals).
-Value parseJsonValue(std::string_view text);
 
 }  // namespace tapdiffgen::core::maps

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <map>
 
-#include "config/json_value.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "util/joined.hpp"
+#include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
 namespace {

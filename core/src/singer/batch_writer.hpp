@@ -5,8 +5,6 @@
 // precedes the BATCH of the records it covers.
 #pragma once
 
-#include <Poco/Dynamic/Var.h>
-
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -19,17 +17,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "config/batch_settings.hpp"
+
 namespace tapdiffgen::core {
-
-struct BatchSettings {
-    bool gzip = true;
-    std::string root;    // a local folder (the file:// URL's path)
-    std::string prefix;  // prepended to every file name
-    int64_t batchSize = 10000;
-};
-
-/// batch_config as the SDK reads it; nullopt when not set. Throws ConfigError.
-std::optional<BatchSettings> parseBatchConfig(const Poco::Dynamic::Var& value);
 
 /// Checks at start-up that files can be created under the storage root. Throws ConfigError.
 void checkBatchStorage(const BatchSettings& settings);

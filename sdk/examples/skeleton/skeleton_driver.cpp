@@ -89,9 +89,13 @@ protected:
         (void)rows;
     }
 
-    // checkHorizonImpl keeps the default (not supported: the tap falls back to its settle
-    // time), waitForChangeImpl too (the tap polls), and cancelImpl the default no-op until
-    // there is a running query to interrupt; long loops look at callCancel().requested().
+    // checkHorizonImpl keeps the default (not supported) until the database can tell: the
+    // tap then waits horizon_settle_seconds for every page whose id range has a gap, each
+    // run (TdgHorizonMark in dialect_abi.h says how to build a mark). waitForChangeImpl keeps
+    // it too (the tap polls), and cancelImpl the default no-op until there is a running
+    // statement to interrupt: a real driver's cancelImpl interrupts it on the server, since
+    // DriverBase only stops the row stream between batches; long loops look at
+    // callCancel().requested().
 
 private:
     std::string host_;

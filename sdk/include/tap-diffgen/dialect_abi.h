@@ -30,6 +30,13 @@
  *   Every fallible function returns a TdgStatus and fills the TdgError it was handed. The host
  *   passes a zeroed TdgError; on failure the plugin sets message (and release). Plugins never
  *   let an exception, a longjmp or a signal escape a call.
+ *   The host adds two parts of what the user reads, so the message says neither: a failed
+ *   connect() is shown as "cannot connect: <message>" (unless the message already starts with
+ *   "cannot connect"), and when sqlstate is set " [SQLSTATE xxxxx]" follows the message. A
+ *   message of "cannot connect to MyDB at db1:5000 as user 'tap': password refused" with
+ *   sqlstate 28000 reads "cannot connect to MyDB at db1:5000 as user 'tap': password refused
+ *   [SQLSTATE 28000]"; one of "odbc: cannot connect: ... (SQLSTATE 08001)" reads
+ *   "cannot connect: odbc: cannot connect: ... (SQLSTATE 08001) [SQLSTATE 08001]".
  *
  * Threads
  *   A connection is used by one thread at a time, except TdgDriver.cancel, which may be called
@@ -225,16 +232,28 @@ typedef struct TdgPluginInfo {
  *  INT64        i64 holds the value.
  *  DECIMAL      data/size: a valid JSON number literal with the exact digits ("1234567890.12",
  *               "18446744073709551615", "-0.5", "1e-7"); used for numerics, unsigned 64-bit
- *               integers and floating point (shortest round-trip form). Never NaN or Infinity:
- *               those are sent as NULL.
+ *               integers and floating point (shortest round-trip form of the value's own
+ *               precision: a single-precision float's 0.1 is "0.1", not its double's
+ *               "0.10000000149011612"). Never NaN or Infinity: those are sent as NULL.
  *  TEXT         data/size: UTF-8 text (invalid sequences are replaced by the engine).
  *  BYTES        data/size: raw bytes; the engine writes lowercase hex.
- *  JSON         data/size: one JSON document as text, embedded as JSON by the engine.
+ *  JSON         data/size: one JSON document as text, embedded as JSON by the engine; the
+ *               document a JSON column holds, never a string that holds its text.
  *  DATE         data/size: "YYYY-MM-DD".
  *  TIME         data/size: "HH:MM:SS[.ffffff][+HH:MM]" (hours may exceed 24 for MySQL TIME).
  *  TIMESTAMP    data/size: "YYYY-MM-DDTHH:MM:SS[.ffffff]" with no offset, meaning UTC; the
  *               engine appends "+00:00".
  *  TIMESTAMPTZ  data/size: "YYYY-MM-DDTHH:MM:SS[.ffffff]+HH:MM", the instant with its offset.
+ * Dates are of the years 0000 to 9999, four digits, and real: a day the month has, hours below
+ * 24 (TIME: below 24 with an offset, a duration without one), minutes and seconds below 60, an
+ * offset under a day. A value its kind has no such text for is sent as NULL, never as another
+ * value: ±infinity, a date before year 1 (BC) or after 9999, a zero date, NaN. A column's kind
+ * and schema follow from its type the same way for every value: a uuid is TEXT with the schema
+ * {"type":"string","format":"uuid"} and its canonical lower-case text; an array is JSON with an
+ * "items" schema; a type the ABI has no kind for (money, interval, inet, enum, set) is TEXT
+ * with the server's own text. value-kinds.md, beside the SDK's README, lists what the
+ * first-party plugins send for each type they map; the conformance cases types, value-kinds,
+ * uuid, json, edge-values and dialect-types check it.
  */
 typedef int32_t TdgValueKind;
 #define TDG_KIND_NULL 0
@@ -395,6 +414,33 @@ typedef struct TdgEvent {
  * Opaque proof of what may still be in flight, taken in the same snapshot as a page read.
  * Meaning is private to the plugin; the host only stores it, compares nothing, and hands it back
  * to check_horizon. All zero means "no mark" (the plugin cannot tell).
+ *
+ * A diffgen id can become visible below ids already read when the transaction that took it
+ * commits later. A mark must cover every transaction that may still commit an id into the
+ * page's range: every transaction running when the page's snapshot was taken, including one
+ * that began after the last commit. How the first-party plugins build theirs:
+ *  - PostgreSQL: the first transaction id not yet assigned when the page is read, in the same
+ *    statement (xmax of the current snapshot plus age() of it as a 32-bit xid, which reads it
+ *    without assigning one). Final once the oldest running xid (the current snapshot's xmin)
+ *    has reached it; then, since a transaction that took its diffgen id from a sequence before
+ *    it had an xid got one later, pending once more with a successor mark of the then next xid,
+ *    final when the oldest running xid reaches that. The snapshot's xmax itself is NOT a mark:
+ *    it is the newest completed xid plus one, so a transaction that began after the last
+ *    commit is above it and is missed.
+ *  - MySQL/MariaDB (InnoDB): the server's clock when the page's statement starts, read in that
+ *    statement. Final once information_schema.INNODB_TRX lists no other transaction that
+ *    started before it (plus a second, as trx_started has whole seconds); a check first opens
+ *    a transaction of its own and trusts the list only when it shows that one, as the table
+ *    is a cache InnoDB refills only after 100 ms unread.
+ *  - A database with one writer at a time (SQLite): every mark is final at once, no id can
+ *    appear below those committed.
+ *  - Anything else: a server-side list of running transactions with their start (pg_stat_
+ *    activity, sys.dm_tran_active_transactions, v$transaction, ...) read in the page's snapshot
+ *    or after it, final when none of them runs any more. Without such a list, leave
+ *    check_horizon NULL rather than guess: the host then waits horizon_settle_seconds for every
+ *    page whose id range has a gap (see check_horizon).
+ * The conformance cases paging and horizon check marks, the latter beside a writer that began
+ * after the last commit.
  */
 typedef struct TdgHorizonMark {
     int64_t words[4];
@@ -598,7 +644,15 @@ typedef struct TdgJournalInspection {
 /**
  * Fetch the current rows of a table for a set of keys. Rows come back in any order; keys with
  * no row are simply absent. Every key column is one of the columns requested. Borrowed for the
- * call ([in]); set by the host, read by the plugin.
+ * call ([in]); set by the host, read by the plugin. The plugin reads every key, in as many
+ * statements (chunks) of its own size as it likes.
+ *
+ * Row order: the order is not part of the contract, but it reaches the output. The host writes
+ * a page's re-pulled rows in the order the plugin delivers them, so two correct plugins for one
+ * database may write the same RECORD lines in another order, and that is intended: a row's
+ * latest event decides its record, not its place among other rows. A test compares each
+ * stream's records sorted by key (the records of one key kept in their order), not line by
+ * line.
  */
 typedef struct TdgFetchRequest {
     /** [in] The size the host filled: TDG_FETCH_REQUEST_SIZE_1 or _2. Since 1. */
@@ -638,7 +692,10 @@ typedef struct TdgFetchRequest {
 
 /**
  * Read every current row of a table in bounded batches, ordered by key when possible (keyset
- * pages in key column order). Borrowed for the call ([in]).
+ * pages in key column order). Borrowed for the call ([in]). A page of the plugin's own size
+ * continues after the last row's whole key, all key columns compared in key order (row value
+ * comparison or its spelled-out form, sdk::keysetAfter), in the database's own comparison:
+ * continuing after the first key column alone skips the rest of its run.
  */
 typedef struct TdgScanRequest {
     /** [in] The size the host filled: TDG_SCAN_REQUEST_SIZE_1 or _2. Since 1. */
@@ -711,7 +768,10 @@ typedef struct TdgDriver {
 
     /**
      * Optional (NULL = not supported; the engine then treats an id range as final only when it
-     * has no gap, and otherwise waits for the settle time the user configured).
+     * has no gap, and otherwise waits for the settle time the user configured). Optional in
+     * the ABI, not in use: without it every page whose id range has a gap holds the run's
+     * bookmark for horizon_settle_seconds (10 s by default), which a run that reads such a
+     * page waits out at its end, each run. See TdgHorizonMark for how to build a mark.
      *
      * Is everything that was in flight when `mark` was taken now finished (committed or rolled
      * back), so that ids missing from that page's range can never appear? Sets *out_state to
@@ -722,7 +782,13 @@ typedef struct TdgDriver {
     TdgStatus (*check_horizon)(TdgConnection* connection, const TdgHorizonMark* mark,
                                int32_t* out_state, TdgHorizonMark* next, TdgError* error);
 
-    /** Ask the running call on this connection to stop soon (any thread). Best effort. */
+    /**
+     * Ask the running call on this connection to stop soon (any thread). Best effort, but it
+     * must interrupt a statement already running on the server (PQcancel, KILL QUERY,
+     * sqlite3_interrupt, SQLCancel), not only stop the row stream between batches, which the
+     * SDK's DriverBase does by itself: a cancel that waits for the statement's first rows waits
+     * as long as the statement runs. The host may call it several times for one call.
+     */
     TdgStatus (*cancel)(TdgConnection* connection, TdgError* error);
 
     /* ---- since 2, optional: NULL, or beyond the host's struct_size, means absent -------- */

@@ -32,6 +32,7 @@
 #include "dialect_fixture.hpp"
 #include "support/database_session.hpp"
 #include "support/held_transaction.hpp"
+#include "support/sqlite_journal.hpp"
 
 using namespace tapdiffgen::testing;
 using Clock = std::chrono::steady_clock;
@@ -153,9 +154,8 @@ public:
         // One fsync per commit would cap the writer near 300 commits/s on this disk.
         run("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
         run(readFile(std::string(TDG_DIFFGEN_SQL_DIR) + "/sqlite.sql"));
-        run("CREATE TABLE items (id INTEGER PRIMARY KEY, note TEXT);"
-            "CREATE TRIGGER items_diffgen_i AFTER INSERT ON items BEGIN "
-            "INSERT INTO diffgen (tablename, table_id, op) VALUES ('items', NEW.id, 'i'); END");
+        run("CREATE TABLE items (id INTEGER PRIMARY KEY, note TEXT)");
+        journalSqliteTable(db_, "items");
     }
     ~SqliteDatabase() override { sqlite3_close(db_); }
     void run(const std::string& sql) override {

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
-#include "config/json_value.hpp"
 #include "config/tap_config.hpp"
 #include "maps/stream_setup.hpp"
 #include "replay/output/record_renderer.hpp"
 #include "singer/batch_writer.hpp"
 #include "singer/message_writer.hpp"
+#include "util/json_value.hpp"
 
 using namespace tapdiffgen::core;
 
@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     const TapConfig mapped = configWith(
         R"J(,"stream_maps":{"invoices":{"__alias__":"bills","__filter__":"country != 'XX'",)J"
         R"J("note":null,"name":null,"email":"md5(email)","amount_twice":"float(amount) * 2"}})J");
-    auto mapper = maps::mapperFor(mapped, stream, {"invoices"});
+    auto mapper = maps::mapperFor(mapped, stream);
     const double mappedRate = measure(rowCount, repeat, [&](size_t n) {
         MessageWriter writer(devNull);
         for (size_t i = 0; i < n; ++i) {

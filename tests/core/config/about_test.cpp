@@ -56,6 +56,11 @@ TEST_CASE("about: text lists identity, capabilities and every setting") {
                    "  - Name: password\n    Type: string\n"
                    "    Environment Variable: TAP_DIFFGEN_PASSWORD\n    Secret: true\n"));
     CHECK(contains(text, "    Environment Variable: TAP_DIFFGEN_PAGE_SIZE\n    Default: 10000\n"));
+    // Each setting ends with its description, as --about --format json gives it.
+    for (const auto& spec : flatSettingSpecs()) {
+        CAPTURE(spec.name);
+        CHECK(contains(text, "    Description: " + spec.description + "\n"));
+    }
     CHECK(contains(
         text,
         "  - Name: ssh_tunnel.private_key\n    Type: string\n"
@@ -205,7 +210,9 @@ TEST_CASE("about: the plugins' settings follow the tap's own in every format") {
     CHECK(contains(text,
                    "  - Name: ssl_key\n    Type: string\n"
                    "    Environment Variable: TAP_DIFFGEN_SSL_KEY\n"
-                   "    Dialects: postgres, mysql\n"));
+                   "    Dialects: postgres, mysql\n"
+                   "    Description: " +
+                       pluginSetting().description + "\n"));
     CHECK(text.find("Name: ssl_key") > text.find("Name: ssh_tunnel.known_hosts"));
     CHECK_FALSE(contains(aboutText("text", {}), "ssl_key"));
 

@@ -191,6 +191,14 @@ TEST_CASE("tables must not be empty nor name a table twice") {
           "'' should be non-empty in config['tables'][0]['journal_name']");
 }
 
+TEST_CASE("two tables that would become one stream are refused") {
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a.b","pk_column":"id"},
+                                   {"table_name":"a-b","pk_column":"id"}])")) ==
+          "tables 'a.b' and 'a-b' both become stream 'a-b' in config['tables'][1]");
+    CHECK(parseErrorOf(tablesConfig(R"([{"table_name":"a.b","pk_column":"id"},
+                                   {"table_name":"a_b","pk_column":"id"}])")) == "(no error)");
+}
+
 TEST_CASE("numeric limits") {
     CHECK(parseErrorOf(minimalConfig(R"(,"page_size":0)")) ==
           "0 is less than the minimum of 1 in config['page_size']");

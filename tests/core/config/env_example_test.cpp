@@ -1,4 +1,4 @@
-// .env.example documents exactly the settings of the catalogue.
+// .env.example documents exactly the settings of the catalogue, each with its description.
 #include <doctest/doctest.h>
 
 #include <cctype>
@@ -40,10 +40,9 @@ std::set<std::string> documentedVariables(const std::string& text) {
     return variables;
 }
 
-// The variables of the tap's settings and of those the first-party plugins declare.
-std::set<std::string> settingVariables() {
-    std::set<std::string> variables;
-    for (const auto& spec : flatSettingSpecs()) variables.insert(settingEnvVar(spec.name));
+// The tap's settings and those the first-party plugins declare.
+std::vector<SettingSpec> documentedSettings() {
+    std::vector<SettingSpec> specs = flatSettingSpecs();
     PluginLoader loader(std::vector<std::pair<std::string, std::string>>{
         {TDG_FIRST_PARTY_PLUGIN_DIR, "build tree"}});
     std::vector<PluginSettings> plugins;
@@ -52,10 +51,27 @@ std::set<std::string> settingVariables() {
         plugins.push_back(listing.settings);
     }
     REQUIRE(plugins.size() == 3);
-    for (const auto& spec : mergedDeclaredSettings(plugins)) {
-        variables.insert(settingEnvVar(spec.name));
-    }
+    for (const auto& spec : mergedDeclaredSettings(plugins)) specs.push_back(spec);
+    return specs;
+}
+
+std::set<std::string> settingVariables() {
+    std::set<std::string> variables;
+    for (const auto& spec : documentedSettings()) variables.insert(settingEnvVar(spec.name));
     return variables;
+}
+
+// The comment line right above a variable's line ("# ..." without the "# ").
+std::string commentAbove(const std::string& text, const std::string& variable) {
+    std::istringstream lines(text);
+    std::string previous;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(variable + "=", 0) == 0 || line.rfind("# " + variable + "=", 0) == 0) {
+            return previous.rfind("# ", 0) == 0 ? previous.substr(2) : std::string();
+        }
+        previous = line;
+    }
+    return {};
 }
 
 }  // namespace
@@ -64,6 +80,16 @@ TEST_CASE(".env.example names every setting's variable and nothing else") {
     const std::set<std::string> expected = settingVariables();
     CHECK(expected.count("TAP_DIFFGEN_SSL_MODE") == 1);
     CHECK(documentedVariables(readExample()) == expected);
+}
+
+TEST_CASE(".env.example describes each setting as --about does, annotations after") {
+    const std::string example = readExample();
+    for (const auto& spec : documentedSettings()) {
+        CAPTURE(spec.name);
+        std::string description = spec.description;
+        if (!description.empty() && description.back() == '.') description.pop_back();
+        CHECK(commentAbove(example, settingEnvVar(spec.name)).rfind(description, 0) == 0);
+    }
 }
 
 TEST_CASE(".env.example parses cleanly as a .env file") {

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "config/json_value.hpp"
+#include "util/json_value.hpp"
 
 using namespace tapdiffgen::core;
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "config/json_value.hpp"
 #include "config/settings.hpp"
 #include "config/tap_config.hpp"
 #include "config_test_support.hpp"
+#include "util/json_value.hpp"
 
 using namespace tapdiffgen::core;
 using tapdiffgen::core::testing::CleanSettingEnvironment;

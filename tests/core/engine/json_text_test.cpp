@@ -1,7 +1,7 @@
 // The hand-written JSON rendering of the hot path.
 #include <doctest/doctest.h>
 
-#include "replay/output/record_renderer.hpp"
+#include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
 using namespace tapdiffgen::core;

@@ -2,81 +2,10 @@
 // with simpleeval prints for the same expression and record).
 #include <doctest/doctest.h>
 
-#include "maps/expression.hpp"
+#include "expression_cases.hpp"
 
 using namespace tapdiffgen::core::maps;
-
-namespace {
-
-struct TestRecord : RecordSource {
-    std::vector<std::string> names;
-    std::vector<Value> values;
-    Value whole;
-
-    const Value& property(size_t slot) override { return values[slot]; }
-    const Value& record() override {
-        ValueDict entries;
-        for (size_t i = 0; i < names.size(); ++i)
-            entries.emplace_back(Value::fromString(names[i]), values[i]);
-        whole = Value::dict(entries);
-        return whole;
-    }
-};
-
-TestRecord sampleRecord() {
-    TestRecord r;
-    r.names = {"id", "name", "email", "amount", "qty", "note", "doc", "vip", "class"};
-    r.values = {Value::fromInt(7),
-                Value::fromString("Ada Lovelace"),
-                Value::fromString("Ada@Example.COM"),
-                Value::fromDecimal("1250.00"),
-                Value::fromInt(3),
-                Value::null(),
-                parseJsonValue(R"({"a":{"b":1},"tags":["x","y"],"t":"x"})"),
-                Value::fromBool(true),
-                Value::fromString("gold")};
-    return r;
-}
-
-Scope scopeOf(const TestRecord& r, std::optional<size_t> self = std::nullopt) {
-    Scope scope;
-    scope.properties = r.names;
-    scope.selfSlot = self;
-    scope.config = parseJsonValue(R"({"salt":"s1","limit":100})");
-    return scope;
-}
-
-// The JSON the tap would write for the expression's value on the sample record.
-std::string eval(const std::string& text, std::optional<size_t> self = std::nullopt) {
-    TestRecord r = sampleRecord();
-    Expression e = Expression::compile(text, scopeOf(r, self));
-    std::string out;
-    appendValueJson(out, e.evaluate(r));
-    return out;
-}
-
-std::string evalError(const std::string& text) {
-    TestRecord r = sampleRecord();
-    Expression e = Expression::compile(text, scopeOf(r));
-    try {
-        e.evaluate(r);
-    } catch (const EvalError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
-
-std::string compileError(const std::string& text) {
-    TestRecord r = sampleRecord();
-    try {
-        Expression::compile(text, scopeOf(r));
-    } catch (const ExpressionError& error) {
-        return error.what();
-    }
-    return "(compiled)";
-}
-
-}  // namespace
+using namespace tapdiffgen::testing;
 
 TEST_CASE("literals and arithmetic follow Python") {
     CHECK(eval("1 + 2 * 3") == "7");

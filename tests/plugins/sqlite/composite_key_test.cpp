@@ -1,4 +1,4 @@
-// A table keyed by two columns, journalled by the triggers packaging/diffgen/sqlite.sql shows
+// A table keyed by two columns, journalled by the triggers packaging/diffgen/sqlite.sql writes
 // (json_array of the key), replayed by the real tap: changes, tombstones, a key that changes,
 // a snapshot start, and a run resumed from the first one's state.
 #include <doctest/doctest.h>
@@ -8,34 +8,24 @@
 #include <vector>
 
 #include "sqlite_cli.hpp"
+#include "support/sqlite_journal.hpp"
 #include "support/tap_process.hpp"
 
 using namespace tapdiffgen::testing;
 
 namespace {
 
-const char* const kSchema = R"SQL(
-CREATE TABLE diffgen (id INTEGER PRIMARY KEY AUTOINCREMENT, tablename TEXT NOT NULL,
-  table_id TEXT NOT NULL, op TEXT NOT NULL,
-  ts_created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f', 'now')));
-CREATE TABLE order_lines (order_id INTEGER NOT NULL, line_no TEXT NOT NULL, qty INTEGER,
-  PRIMARY KEY (order_id, line_no));
-CREATE TRIGGER order_lines_diffgen_i AFTER INSERT ON order_lines BEGIN
-  INSERT INTO diffgen (tablename, table_id, op)
-    VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'i');
-END;
-CREATE TRIGGER order_lines_diffgen_u AFTER UPDATE ON order_lines BEGIN
-  INSERT INTO diffgen (tablename, table_id, op)
-    SELECT 'order_lines', json_array(OLD.order_id, OLD.line_no), 'd'
-    WHERE OLD.order_id IS NOT NEW.order_id OR OLD.line_no IS NOT NEW.line_no;
-  INSERT INTO diffgen (tablename, table_id, op)
-    VALUES ('order_lines', json_array(NEW.order_id, NEW.line_no), 'u');
-END;
-CREATE TRIGGER order_lines_diffgen_d AFTER DELETE ON order_lines BEGIN
-  INSERT INTO diffgen (tablename, table_id, op)
-    VALUES ('order_lines', json_array(OLD.order_id, OLD.line_no), 'd');
-END;
-)SQL";
+// The journal of packaging/diffgen/sqlite.sql and order_lines, keyed by two columns, journalled
+// by the triggers its view diffgen_triggers writes.
+void createSchema(const std::string& database, const ScratchDir& work) {
+    REQUIRE(applySql(database, TDG_SOURCE_DIR "/packaging/diffgen/sqlite.sql", work.path()) == 0);
+    REQUIRE(applySql(database,
+                     work.write("lines.sql",
+                                "CREATE TABLE order_lines (order_id INTEGER NOT NULL, line_no "
+                                "TEXT NOT NULL, qty INTEGER, PRIMARY KEY (order_id, line_no));"),
+                     work.path()) == 0);
+    journalSqliteTable(database, "order_lines");
+}
 
 // "<order_id>/<line_no>+qty" for a live row, "<order_id>/<line_no>-" for a tombstone, sorted.
 std::vector<std::string> changesOf(const TapRun& run) {
@@ -59,7 +49,7 @@ TEST_CASE("sqlite: a composite key replays, resumes and snapshots by both column
     auto sql = [&](const std::string& text) {
         REQUIRE(applySql(database, work.write("change.sql", text), work.path()) == 0);
     };
-    sql(kSchema);
+    createSchema(database, work);
     sql("INSERT INTO order_lines VALUES (1, 'a', 10), (1, 'b', 11), (2, 'a', 20);"
         "UPDATE order_lines SET qty = 12 WHERE order_id = 1 AND line_no = 'b';"
         "DELETE FROM order_lines WHERE order_id = 2;");
@@ -91,7 +81,7 @@ TEST_CASE("sqlite: a composite key replays, resumes and snapshots by both column
 TEST_CASE("sqlite: a table_id of the wrong arity is a bad event naming the diffgen id") {
     ScratchDir work;
     const std::string database = work.path() + "/lines.db";
-    REQUIRE(applySql(database, work.write("schema.sql", kSchema), work.path()) == 0);
+    createSchema(database, work);
     REQUIRE(applySql(database,
                      work.write("bad.sql",
                                 "INSERT INTO order_lines VALUES (1, 'a', 10);"

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "sqlite_test_support.hpp"
+#include "support/sqlite_journal.hpp"
 
 using namespace tapdiffgen;
 using namespace tapdiffgen::sqlitetest;
@@ -35,14 +36,9 @@ bool waitFor(const testing::TapProcess& process, const std::string& fragment) {
 TEST_CASE("sqlite: follow polls the file and emits changes committed after the start") {
     TempDatabase db;
     db.exec(readFile(TDG_SQLITE_DIFFGEN_SQL));
-    db.exec(R"(CREATE TABLE items (id INTEGER PRIMARY KEY, note TEXT);
-        CREATE TRIGGER items_diffgen_i AFTER INSERT ON items BEGIN
-            INSERT INTO diffgen (tablename, table_id, op) VALUES ('items', NEW.id, 'i');
-        END;
-        CREATE TRIGGER items_diffgen_u AFTER UPDATE ON items BEGIN
-            INSERT INTO diffgen (tablename, table_id, op) VALUES ('items', NEW.id, 'u');
-        END;
-        INSERT INTO items VALUES (1, 'before');)");
+    db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, note TEXT)");
+    testing::journalSqliteTable(db.path(), "items");
+    db.exec("INSERT INTO items VALUES (1, 'before')");
     testing::ScratchDir dir;
     const std::string configPath = dir.write(
         "config.json", R"({"sql_dialect":"sqlite","database":")" + db.path() +

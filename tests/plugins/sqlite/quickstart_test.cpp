@@ -1,5 +1,6 @@
 // The quickstart's demo end to end (what packaging/quickstart/run.sh does after installing and
-// building): demo.sql and the change scripts applied by the sqlite3 shell, the built tap run
+// building): demo.sql, its tables journalled by the triggers the pattern's view writes, and the
+// change scripts applied by the sqlite3 shell, the built tap run
 // with the quickstart's own config.json, first from scratch, then from the first run's state.
 #include <doctest/doctest.h>
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sqlite_cli.hpp"
+#include "support/sqlite_journal.hpp"
 #include "support/tap_process.hpp"
 
 using namespace tapdiffgen::testing;
@@ -20,8 +22,15 @@ const std::string kSource = TDG_SOURCE_DIR;
 const std::string kQuickstart = kSource + "/packaging/quickstart";
 
 // Feeds `script` to the sqlite3 shell from the source root, where demo.sql's .read resolves.
-int applySql(const std::string& database, const std::string& script) {
+int applyFromSourceRoot(const std::string& database, const std::string& script) {
     return tapdiffgen::testing::applySql(database, script, kSource);
+}
+
+// demo.sql, and its two tables journalled as run.sh journals them.
+void createDemo(const std::string& database) {
+    REQUIRE(applyFromSourceRoot(database, kQuickstart + "/demo.sql") == 0);
+    journalSqliteTable(database, "customers");
+    journalSqliteTable(database, "invoices");
 }
 
 // "<id>+" for a live row, "<id>-" for a tombstone, sorted.
@@ -51,8 +60,8 @@ TEST_CASE(
     std::filesystem::create_directories(work.path() + "/build/quickstart");
     const std::string database = work.path() + "/build/quickstart/demo.db";
     const std::string config = kQuickstart + "/config.json";
-    REQUIRE(applySql(database, kQuickstart + "/demo.sql") == 0);
-    REQUIRE(applySql(database, kQuickstart + "/changes-1.sql") == 0);
+    createDemo(database);
+    REQUIRE(applyFromSourceRoot(database, kQuickstart + "/changes-1.sql") == 0);
 
     TapRun first = runTapBinary({"--config", config}, work.path());
     REQUIRE_MESSAGE(first.exitCode == 0, first.stderrText);
@@ -64,7 +73,7 @@ TEST_CASE(
     REQUIRE_FALSE(first.lastState().empty());
 
     std::string state = work.write("state.json", first.lastState());
-    REQUIRE(applySql(database, kQuickstart + "/changes-2.sql") == 0);
+    REQUIRE(applyFromSourceRoot(database, kQuickstart + "/changes-2.sql") == 0);
     TapRun second = runTapBinary({"--config", config, "--state", state}, work.path());
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
     CHECK(changesOf(second, "customers") == std::vector<std::string>{"2+"});
@@ -84,10 +93,10 @@ TEST_CASE("quickstart: a gap left by pruned diffgen rows is final at once, with 
     ScratchDir work;
     std::filesystem::create_directories(work.path() + "/build/quickstart");
     const std::string database = work.path() + "/build/quickstart/demo.db";
-    REQUIRE(applySql(database, kQuickstart + "/demo.sql") == 0);
-    REQUIRE(applySql(database, kQuickstart + "/changes-1.sql") == 0);
-    REQUIRE(applySql(database,
-                     work.write("prune.sql", "DELETE FROM diffgen WHERE id IN (2, 5);")) == 0);
+    createDemo(database);
+    REQUIRE(applyFromSourceRoot(database, kQuickstart + "/changes-1.sql") == 0);
+    REQUIRE(applyFromSourceRoot(
+                database, work.write("prune.sql", "DELETE FROM diffgen WHERE id IN (2, 5);")) == 0);
 
     auto started = std::chrono::steady_clock::now();
     TapRun run = runTapBinary({"--config", kQuickstart + "/config.json"}, work.path());

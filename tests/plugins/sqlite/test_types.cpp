@@ -247,3 +247,26 @@ INSERT INTO big VALUES (9223372036854775807, -1, '12345678901234567890.12', zero
     // 0.125 is exact in binary: a true tie, rounded to even like printf does.
     CHECK(byKey.at("INT64:0")[2] == "DECIMAL:0.12");
 }
+
+TEST_CASE("a column declared UUID sends uuids as their canonical lower-case text") {
+    sqlitetest::TempDatabase db;
+    db.exec(R"SQL(
+CREATE TABLE ids (id INTEGER PRIMARY KEY, u UUID);
+INSERT INTO ids VALUES (1, 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'),
+    (2, x'a0eebc999c0b4ef8bb6d6bb9bd380a11'), (3, 'not a uuid'), (4, 7);
+)SQL");
+    auto log = std::make_shared<testing::LogLines>();
+    auto connection = sqlitetest::connect(db.path(), {}, log);
+    auto columns = connection->describeTable({"", "ids"});
+    REQUIRE(columns.size() == 2);
+    CHECK(columns[1].kind == TDG_KIND_TEXT);
+    CHECK(columns[1].jsonSchema == R"({"type":"string","format":"uuid"})");
+    Rows scanned = sqlitetest::scanAll(*connection, "ids", "id");
+    REQUIRE(scanned.size() == 4);
+    CHECK(scanned[0][1] == "TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+    CHECK(scanned[1][1] == "TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+    CHECK(scanned[2][1] == "NULL");
+    CHECK(scanned[3][1] == "NULL");
+    CHECK(log->count("column 'u' of table 'ids' holds a TEXT value that is not a uuid") == 1);
+    CHECK(log->count("column 'u' of table 'ids' holds an INTEGER value that is not a uuid") == 1);
+}

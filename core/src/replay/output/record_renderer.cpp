@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "keys/row_key.hpp"
+#include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core {
@@ -30,47 +31,6 @@ const char* kindName(TdgValueKind kind) {
 }
 
 }  // namespace
-
-void appendCellJson(std::string& out, const TdgCell& cell) {
-    switch (cell.kind) {
-        case TDG_KIND_BOOL:
-            out += cell.i64 != 0 ? "true" : "false";
-            return;
-        case TDG_KIND_INT64:
-            appendInt64(out, cell.i64);
-            return;
-        case TDG_KIND_DECIMAL:
-            if (cell.size == 0) {
-                out += "null";
-            } else {
-                out.append(cell.data, cell.size);
-            }
-            return;
-        case TDG_KIND_JSON:
-            if (cell.size == 0) {
-                out += "null";
-            } else {
-                appendJsonDocument(out, text(cell));
-            }
-            return;
-        case TDG_KIND_BYTES:
-            appendHexString(out, text(cell));
-            return;
-        case TDG_KIND_TIMESTAMP:
-            out.push_back('"');
-            out.append(cell.data, cell.size);
-            out += "+00:00\"";
-            return;
-        case TDG_KIND_TEXT:
-        case TDG_KIND_DATE:
-        case TDG_KIND_TIME:
-        case TDG_KIND_TIMESTAMPTZ:
-            appendJsonString(out, text(cell));
-            return;
-        default:
-            out += "null";
-    }
-}
 
 RecordRenderer::RecordRenderer(const StreamDefinition& stream)
     : addDeletedAt_(stream.addDeletedAt) {

@@ -14,9 +14,6 @@
 
 namespace tapdiffgen::core {
 
-/// Writes one cell as a JSON value (see TdgValueKind for the text forms).
-void appendCellJson(std::string& out, const TdgCell& cell);
-
 class RecordRenderer {
 public:
     explicit RecordRenderer(const StreamDefinition& stream);

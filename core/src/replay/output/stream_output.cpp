@@ -49,7 +49,7 @@ public:
     std::vector<SchemaMessage> schemas() const override {
         std::vector<SchemaMessage> schemas;
         for (const auto& output : mapper_->outputs()) {
-            schemas.push_back({output.name, output.schemaJson, output.keyProperties});
+            schemas.push_back({output.name, output.schemaJson(), output.keyProperties});
         }
         return schemas;
     }

@@ -9,6 +9,7 @@
 
 #include "catalog/stream_definition.hpp"
 #include "config/tap_config.hpp"
+#include "maps/stream_setup.hpp"
 #include "replay/output/record_renderer.hpp"
 #include "replay/output/stream_output.hpp"
 #include "replay/scan/page_plan.hpp"
@@ -48,14 +49,15 @@ public:
     /// maps no configured stream has. `config` must outlive the object.
     StreamOutputs(const TapConfig& config, const std::vector<StreamDefinition>& definitions);
 
-    /// Gives `stream` this definition, and the renderer and output made for it. Throws
-    /// maps::StreamMapError when the stream's maps do not compile for it.
-    void assign(StreamRuntime& stream, std::shared_ptr<const StreamDefinition> definition) const;
+    /// Gives `stream` this definition, and the renderer and output made for it; returns the
+    /// names of the streams that output writes. Throws maps::StreamMapError when the stream's
+    /// maps do not compile for it.
+    std::vector<maps::OutputName> assign(StreamRuntime& stream,
+                                         std::shared_ptr<const StreamDefinition> definition) const;
 
 private:
     const TapConfig& config_;
     bool mapped_ = false;
-    std::vector<std::string> configured_;
 };
 
 /// The runtimes of the selected streams, in configuration order, each with its output: its

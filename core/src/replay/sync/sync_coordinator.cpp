@@ -57,10 +57,9 @@ SyncCoordinator::SyncCoordinator(const TapConfig& config, const ConnectionFactor
       ledger_(streams_.size()),
       scope_{options_, writer_, streams_, outputs_, state_, clock_, ledger_} {
     if (streams_.empty()) log::warning("no stream is selected: nothing to sync");
-    if (const auto batches = parseBatchConfig(config.batchConfig);
-        batches && mode == SyncMode::Replay) {
-        checkBatchStorage(*batches);
-        writer_.writeBatches(*batches);
+    if (config.batch && mode == SyncMode::Replay) {
+        checkBatchStorage(*config.batch);
+        writer_.writeBatches(*config.batch);
     }
     for (StreamRuntime& stream : streams_) {
         const std::optional<int64_t> bookmark = state_.bookmark(stream.definition->name);

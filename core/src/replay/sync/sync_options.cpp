@@ -4,7 +4,7 @@ namespace tapdiffgen::core {
 
 SyncOptions syncOptionsFrom(const TapConfig& config) {
     SyncOptions options;
-    options.diffgen = TableRef::parse(config.diffgenTable);
+    options.diffgen = config.diffgen;
     options.pageSize = config.pageSize;
     options.backlogPages = BacklogPages{config.maxPageSize, config.widestPageSize};
     options.skipBadEvents = config.onBadEvent == BadEventPolicy::Skip;

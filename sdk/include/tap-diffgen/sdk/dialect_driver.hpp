@@ -37,9 +37,8 @@ public:
     /// a bounded number of statements.
     virtual std::vector<std::vector<ColumnInfo>> describeTables(
         const std::vector<TableName>& tables) {
-        std::vector<std::vector<ColumnInfo>> described;
-        for (const auto& table : tables) described.push_back(describeTable(table));
-        return described;
+        return describeEach(tables,
+                            [this](const TableName& table) { return describeTable(table); });
     }
 
     /// Fills `page` with events after request.afterId (see TdgPageRequest / TdgEventPage).
@@ -58,10 +57,9 @@ public:
     /// them.
     virtual void fetchRowsMany(const std::vector<FetchRequest>& requests,
                                const std::vector<RowBatchBuilder*>& rows) {
-        for (size_t i = 0; i < requests.size(); ++i) {
-            fetchRows(requests[i], *rows[i]);
-            rows[i]->finish();
-        }
+        fetchEach(requests, rows, [this](const FetchRequest& request, RowBatchBuilder& builder) {
+            fetchRows(request, builder);
+        });
     }
 
     /// Waits up to timeoutMs for a sign that a change was committed (TdgDriver.wait_for_change):
@@ -98,6 +96,31 @@ public:
     virtual std::optional<JournalInspection> inspectJournal(const JournalRequest& request) {
         (void)request;
         return std::nullopt;
+    }
+
+protected:
+    // The defaults of the several-at-once calls, written once: IDialectDriver's call the
+    // public members, DriverBase's (driver_base.hpp) call its *Impl hooks.
+
+    /// `describe` for each table in turn.
+    template <typename Describe>
+    static std::vector<std::vector<ColumnInfo>> describeEach(const std::vector<TableName>& tables,
+                                                             Describe&& describe) {
+        std::vector<std::vector<ColumnInfo>> described;
+        described.reserve(tables.size());
+        for (const auto& table : tables) described.push_back(describe(table));
+        return described;
+    }
+
+    /// `fetch` for each request that has keys (one without reads nothing), each builder
+    /// finished when its request is done.
+    template <typename Fetch>
+    static void fetchEach(const std::vector<FetchRequest>& requests,
+                          const std::vector<RowBatchBuilder*>& rows, Fetch&& fetch) {
+        for (size_t i = 0; i < requests.size(); ++i) {
+            if (!requests[i].keys.empty()) fetch(requests[i], *rows[i]);
+            rows[i]->finish();
+        }
     }
 };
 

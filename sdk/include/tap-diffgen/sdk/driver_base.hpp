@@ -108,9 +108,8 @@ protected:
     /// answers in a bounded number of statements).
     virtual std::vector<std::vector<ColumnInfo>> describeTablesImpl(
         const std::vector<TableName>& tables) {
-        std::vector<std::vector<ColumnInfo>> described;
-        for (const auto& table : tables) described.push_back(describeTableImpl(table));
-        return described;
+        return describeEach(tables,
+                            [this](const TableName& table) { return describeTableImpl(table); });
     }
     virtual void readDiffgenPageImpl(const PageRequest& request, EventPage& page) = 0;
     virtual std::optional<int64_t> maxDiffgenIdImpl(const TableName& diffgen) = 0;
@@ -120,10 +119,9 @@ protected:
     /// builder finished; a client that can pipeline statements overrides it.
     virtual void fetchRowsManyImpl(const std::vector<FetchRequest>& requests,
                                    const std::vector<RowBatchBuilder*>& rows) {
-        for (size_t i = 0; i < requests.size(); ++i) {
-            if (!requests[i].keys.empty()) fetchRowsImpl(requests[i], *rows[i]);
-            rows[i]->finish();
-        }
+        fetchEach(requests, rows, [this](const FetchRequest& request, RowBatchBuilder& builder) {
+            fetchRowsImpl(request, builder);
+        });
     }
     virtual void scanTableImpl(const ScanRequest& request, RowBatchBuilder& rows) = 0;
     /// Default: not supported (the engine falls back to its settle time).

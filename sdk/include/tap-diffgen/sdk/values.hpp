@@ -27,6 +27,12 @@ std::string multipleOfForScale(int scale);
 /// Shortest text that reads back as the same double; nullopt for NaN and ±Infinity.
 std::optional<std::string> formatDouble(double value);
 
+/// Shortest text that reads back as the same single-precision float, for a column that holds
+/// floats (MySQL FLOAT, PostgreSQL real, ODBC's SQL_REAL): 0.1f is "0.1" and 3.4028235e38f
+/// "3.4028235e+38", where formatDouble of the same value widened to double gives
+/// "0.10000000149011612". nullopt for NaN and ±Infinity. Since SDK 0.2.0.
+std::optional<std::string> formatFloat(float value);
+
 /// Appends a server timestamp text ("2024-02-29 13:14:15.5+00", "2024-02-29 13:14:15") in the
 /// ABI's form: 'T' separator, fraction padded or cut to six digits, offsets as "+HH:MM" ("Z"
 /// as "+00:00", seconds kept). Returns false, leaving `out` unchanged, when `text` is not a

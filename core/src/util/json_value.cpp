@@ -1,4 +1,4 @@
-#include "config/json_value.hpp"
+#include "util/json_value.hpp"
 
 #include <Poco/Exception.h>
 #include <Poco/JSON/JSONException.h>

@@ -1,0 +1,20 @@
+// stream_maps, stream_map_config and flattening, the Meltano Singer SDK's settings of those
+// names, read once when the configuration is loaded; maps/ compiles them against the streams.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+
+namespace tapdiffgen::core {
+
+struct StreamMapSettings {
+    /// The stream_maps object; null when not set.
+    Poco::JSON::Object::Ptr streamMaps;
+    /// The stream_map_config object (`config` in expressions); null when not set.
+    Poco::JSON::Object::Ptr streamMapConfig;
+    bool flatteningEnabled = false;
+    int64_t flatteningMaxDepth = 0;
+};
+
+}  // namespace tapdiffgen::core

@@ -1,0 +1,2 @@
+DROP VIEW IF EXISTS tdg_conf_slow;
+DROP TABLE IF EXISTS tdg_conf_slow_rows;

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Each conformance case that exists to catch a bug, run against tap-diffgen-dialect-faulty with
+# that bug put into a first-party plugin (faulty_plugin.cpp): the case must fail, with the
+# message below. The same plugin without a fault passes them all, and some older cases that
+# such a bug slipped through are shown still passing, which is why the new ones exist.
+#
+#   faulty_cases_test.sh postgres|mysql <run_live.sh> <runner> <faulty.so> <inner plugin.so> <cases>
+set -euo pipefail
+
+(($# == 6)) || {
+    printf 'usage: %s postgres|mysql <run_live.sh> <runner> <faulty.so> <inner.so> <cases>\n' "$0" >&2
+    exit 2
+}
+dialect=$1 run_live=$2 runner=$3 faulty=$4 inner=$5 cases=$6
+
+failures=0
+# expect FAULT STATUS LINE CASE...: the runner's report on CASE... with FAULT put in exits
+# STATUS and holds LINE (the load line counts as passed).
+expect() {
+    local fault=$1 want_status=$2 want_line=$3 output status=0 arguments=()
+    shift 3
+    for name in "$@"; do arguments+=(--case "$name"); done
+    output=$(TDG_FAULTY_INNER=$inner TDG_FAULTY_FAULT=$fault bash "$run_live" "$dialect" \
+        "$runner" "$faulty" "$cases" --dialect-overrides "$dialect" "${arguments[@]}" \
+        2>/dev/null) || status=$?
+    if [[ $status != "$want_status" || $output != *"$want_line"* ]]; then
+        printf 'FAIL: fault %s on %s: exit %s (expected %s), report:\n%s\n(expected a line with: %s)\n' \
+            "$fault" "$*" "$status" "$want_status" "$output" "$want_line" >&2
+        failures=$((failures + 1))
+        return
+    fi
+    printf '%-24s %s\n' "$fault" "$(grep -F -- "$want_line" <<<"$output" | head -n 1)"
+}
+
+case $dialect in
+    postgres)
+        expect none 0 "conformance: 8 passed, 0 failed" \
+            uuid json edge-values dialect-types keyset cancel-statement horizon
+        expect uuid-upper-case 1 "FAIL live/uuid: scan_table: expected row" uuid
+        expect json-as-text 1 "FAIL live/json: column 2 ('doc') is text, expected json" json
+        expect infinity-as-date 1 \
+            'FAIL live/edge-values: scan_table: expected row [1, "infinity", null, null, null' \
+            edge-values
+        expect time-without-offset 1 "FAIL live/dialect-types: scan_table: expected row" \
+            dialect-types
+        # Paging and chunking of their own size passed the composite-key case's five rows.
+        expect scan-pages-on-first-key 0 "ok live/composite-key" composite-key
+        expect scan-pages-on-first-key 1 \
+            "FAIL live/keyset: scan_table in the plugin's own batches: expected row" keyset
+        expect fetch-first-chunk-only 0 "ok live/composite-key" composite-key
+        expect fetch-first-chunk-only 1 \
+            "FAIL live/keyset: fetch_rows of every key at once: expected row" keyset
+        # A cancel that only stops between batches passed the cancel case.
+        expect cancel-between-batches 0 "ok live/cancel" cancel
+        expect cancel-between-batches 1 \
+            "FAIL live/cancel-statement: scan_table returned" cancel-statement
+        expect early-mark 1 "FAIL live/horizon: the mark of a page read while a writer held" \
+            horizon
+        ;;
+    mysql)
+        expect none 0 "conformance: 3 passed, 0 failed" json dialect-types
+        expect json-as-text 1 "FAIL live/json: column 2 ('doc') is text, expected json (sql type longtext)" json
+        expect bit-as-bytes 1 "FAIL live/dialect-types: column 2 ('bits') is bytes, expected int64" \
+            dialect-types
+        ;;
+    *)
+        printf 'unknown dialect %s\n' "$dialect" >&2
+        exit 2
+        ;;
+esac
+((failures == 0)) || exit 1
+printf 'every case fails on the fault it is there to catch\n'
