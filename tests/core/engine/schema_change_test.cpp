@@ -45,6 +45,15 @@ std::string tableT(const std::string& columns, const std::string& rows) {
 
 const char* kIdColumn = R"({"name":"id","kind":"int64","pk":true})";
 
+// Table t (id, a) gains column b (text) before the second page is read.
+std::string columnBAddedAtPage2() {
+    return alteredDatabase(R"({"at_page":2,"tables":{)" +
+                           tableT(std::string(kIdColumn) +
+                                      R"(,{"name":"a","kind":"int64"},{"name":"b","kind":"text"})",
+                                  R"([1,10,"x1"],[2,20,"x2"],[3,30,"x3"])") +
+                           "}}");
+}
+
 // The columns of each SCHEMA, in name order, the metadata columns aside.
 std::vector<std::string> schemaColumnsOf(const TapRun& run) {
     std::vector<std::string> columns;
@@ -76,13 +85,7 @@ std::vector<std::string> messageOutline(const TapRun& run) {
 }  // namespace
 
 TEST_CASE("schema change: a column added before a page brings a new SCHEMA before its records") {
-    FakeSetup setup(
-        alteredDatabase(R"({"at_page":2,"tables":{)" +
-                        tableT(std::string(kIdColumn) +
-                                   R"(,{"name":"a","kind":"int64"},{"name":"b","kind":"text"})",
-                               R"([1,10,"x1"],[2,20,"x2"],[3,30,"x3"])") +
-                        "}}"),
-        kSettingsOfT);
+    FakeSetup setup(columnBAddedAtPage2(), kSettingsOfT);
     TapRun run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     CHECK(schemaColumnsOf(run) == std::vector<std::string>{"a,id", "a,b,id"});
@@ -162,13 +165,7 @@ TEST_CASE("schema change: a dropped key column stops the run naming table and co
 }
 
 TEST_CASE("schema change: a column the catalog deselects stays out, a new one comes in") {
-    FakeSetup setup(
-        alteredDatabase(R"({"at_page":2,"tables":{)" +
-                        tableT(std::string(kIdColumn) +
-                                   R"(,{"name":"a","kind":"int64"},{"name":"b","kind":"text"})",
-                               R"([1,10,"x1"],[2,20,"x2"],[3,30,"x3"])") +
-                        "}}"),
-        kSettingsOfT);
+    FakeSetup setup(columnBAddedAtPage2(), kSettingsOfT);
     const std::string catalog = setup.write(
         "catalog.json",
         R"({"streams":[{"tap_stream_id":"t","metadata":[{"breadcrumb":[],"metadata":{"selected":true}},)"
@@ -209,6 +206,28 @@ TEST_CASE("schema change: a stream map that no longer compiles stops the run wit
     CHECK(run.stderrText.find("stream_maps: stream 't', property 'twice', expression 'a * 2'") !=
           std::string::npos);
     CHECK(run.lastBookmark("t") == 2);
+}
+
+TEST_CASE("schema change: each output of a stream's maps gets its new SCHEMA") {
+    FakeSetup setup(columnBAddedAtPage2(),
+                    std::string(kSettingsOfT) +
+                        R"json(,"stream_maps":{"t":{"__alias__":"u","twice":"int(a * 2)"},)json"
+                        R"("v":{"__source__":"t","__else__":null}})");
+    TapRun run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    std::vector<std::string> schemas;
+    for (const auto& schema : run.messages("SCHEMA")) {
+        const auto properties = schema->getObject("schema")->getObject("properties");
+        schemas.push_back(schema->getValue<std::string>("stream") +
+                          (properties->has("b") ? "+b" : ""));
+    }
+    // v keeps only the key: its SCHEMA does not change, and is not written again.
+    CHECK(schemas == std::vector<std::string>{"u", "v", "u+b"});
+    CHECK(run.records("u").size() == 6);
+    CHECK(run.records("u").back()->has("b"));
+    CHECK(run.records("u").back()->getValue<int>("twice") ==
+          2 * run.records("u").back()->getValue<int>("a"));
+    checkEveryRecordValid(run);
 }
 
 TEST_CASE("schema change: a change seen by another re-pull session costs it nothing") {

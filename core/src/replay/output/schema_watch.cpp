@@ -60,11 +60,18 @@ void SchemaWatch::apply(StreamRuntime& stream, std::vector<ColumnDescription> co
     const std::string what = changeText(*stream.definition, *changed);
     const std::vector<SchemaMessage> before = stream.output->schemas();
     outputs_.assign(stream, std::move(changed));
-    const bool newSchema = stream.output->schemas() != before;
+    // Only the outputs whose schema changed: a map that leaves the new column out has nothing
+    // new to say.
+    std::vector<SchemaMessage> renewed = stream.output->schemas();
+    std::erase_if(renewed, [&](const SchemaMessage& schema) {
+        return std::find(before.begin(), before.end(), schema) != before.end();
+    });
     log::info("stream '" + stream.definition->name + "': table '" + stream.definition->tableName +
               "' changed (" + what + ")" +
-              (newSchema ? "; a new SCHEMA follows" : "; its SCHEMA stays as it was"));
-    if (newSchema) stream.output->writeSchemas(writer_);
+              (renewed.empty() ? "; its SCHEMA stays as it was" : "; a new SCHEMA follows"));
+    for (const SchemaMessage& schema : renewed) {
+        writer_.writeSchema(schema.stream, schema.schemaJson, schema.keyProperties);
+    }
 }
 
 }  // namespace tapdiffgen::core
