@@ -84,6 +84,24 @@ SELECT NULL::bigint,
  ORDER BY 1 NULLS LAST, 2, 5
 )SQL";
 
+// One row per requested table, in the order given: ord, relid, and a digest of everything a
+// description of its columns depends on (their numbers, names, types and type modifiers,
+// nullability, array dimensions, and the primary key), NULL when there is no such table. It
+// reads pg_attribute and pg_index by their indexes on the table's oid: a small fraction of what
+// describing the columns costs, which follows domains down to their base types.
+const std::string kDigests = kWantedTables + R"SQL(
+SELECT w.ord, w.relid,
+       (SELECT pg_catalog.md5(pg_catalog.string_agg(
+                   a.attnum || ':' || a.attname || ':' || a.atttypid || ':' || a.atttypmod || ':' ||
+                   a.attnotnull || ':' || a.attndims, ',' ORDER BY a.attnum))
+          FROM pg_catalog.pg_attribute a
+         WHERE a.attrelid = w.relid AND a.attnum > 0 AND NOT a.attisdropped) || ';' ||
+       coalesce((SELECT pk.indkey::text FROM pg_catalog.pg_index pk
+                  WHERE pk.indrelid = w.relid AND pk.indisprimary), '')
+  FROM wanted w
+ ORDER BY w.ord
+)SQL";
+
 // $1 and $2 of kWantedTables: the tables' schemas ('' for none) and names.
 Params wantedTables(const std::vector<sdk::TableName>& tables) {
     std::vector<std::string_view> schemas, names;
@@ -137,6 +155,21 @@ std::vector<std::optional<std::string>> relationOids(Session& session,
         relations.push_back(relation ? std::optional<std::string>(*relation) : std::nullopt);
     }
     return relations;
+}
+
+// Prepared once per session: run for every page, it is not planned again each time.
+std::vector<std::optional<std::string>> columnDigests(Session& session,
+                                                      const std::vector<sdk::TableName>& tables) {
+    RowStream rows(session, kDigests, wantedTables(tables), "checking the tables' columns", true);
+    std::vector<std::optional<std::string>> digests;
+    while (rows.next()) {
+        if (rows.isNull(1) || rows.isNull(2)) {
+            digests.emplace_back(std::nullopt);
+        } else {
+            digests.emplace_back(std::string(rows.value(1)) + "/" + std::string(rows.value(2)));
+        }
+    }
+    return digests;
 }
 
 const PgColumn* TableDescription::find(std::string_view name) const {

@@ -52,6 +52,12 @@ TableDescription describeTable(Session& session, const sdk::TableName& table);
 std::vector<std::optional<std::string>> relationOids(Session& session,
                                                      const std::vector<sdk::TableName>& tables);
 
+/// For each table, in the order given, a text that changes whenever its description would (its
+/// oid and a digest of its columns and key); nullopt for one that does not exist. One
+/// statement, much cheaper than describeTables.
+std::vector<std::optional<std::string>> columnDigests(Session& session,
+                                                      const std::vector<sdk::TableName>& tables);
+
 /// describeTable for several tables in one statement, whatever their number; notFound names
 /// the first table, in the order given, that does not exist.
 std::vector<TableDescription> describeTables(Session& session,

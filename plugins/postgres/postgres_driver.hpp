@@ -2,6 +2,7 @@
 // session; it keeps the table descriptions that row reads need for their key types.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,8 +44,15 @@ private:
     /// The table's description, from the cache unless `fresh` (a read found it stale).
     Describer describerOf(const sdk::TableName& table);
 
+    /// What describeTables answered last for a table, with the digest read just before it.
+    struct DescribedColumns {
+        std::string digest;
+        std::vector<sdk::ColumnInfo> columns;
+    };
+
     Session session_;
     sdk::TableCache<TableDescription> descriptions_;
+    std::map<std::string, DescribedColumns> described_;  // by TableName::display()
     sdk::GaplessPageReader pageReader_;
     ChangeListener listener_;
 };
