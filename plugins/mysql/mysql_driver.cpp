@@ -1,7 +1,5 @@
 #include "mysql_driver.hpp"
 
-#include <algorithm>
-
 #include "journal.hpp"
 #include "settings.hpp"
 #include "sql_text.hpp"
@@ -29,16 +27,16 @@ namespace {
 // What the server reports of each table's columns for `SELECT * ... LIMIT 0`, one text a table:
 // their names, types, lengths, decimals, character sets and flags (NOT NULL, key, unsigned...).
 // It reads no information_schema, whose columns cost MariaDB a millisecond and more a page.
-std::vector<std::string> columnDigests(Session& session,
-                                       const std::vector<sdk::TableName>& tables) {
+std::vector<std::optional<std::string>> columnDigests(Session& session,
+                                                      const std::vector<sdk::TableName>& tables) {
     std::string sql;
     for (const auto& table : tables) {
         sql += (sql.empty() ? "" : ";") + ("SELECT * FROM " + quoteTable(table) + " LIMIT 0");
     }
     MultiStatementQuery query(session, sql, "checking the tables' columns");
-    std::vector<std::string> digests;
+    std::vector<std::optional<std::string>> digests;
     for (size_t i = 0; i < tables.size(); ++i) {
-        std::string& digest = digests.emplace_back();
+        std::string& digest = digests.emplace_back(std::string()).value();
         for (const FieldInfo& field : query.nextResult("checking the tables' columns")) {
             digest += field.name + ':' + std::to_string(field.type) + ':' +
                       std::to_string(field.length) + ':' + std::to_string(field.decimals) + ':' +
@@ -51,41 +49,21 @@ std::vector<std::string> columnDigests(Session& session,
 }  // namespace
 
 // The host describes the tables of every page it reads, to notice a migration: one query of
-// digests, and a description only of the tables whose digest changed since theirs. A table the
+// digests, and a description only of the tables whose digest changed (DigestedDescriptions).
+// Tables never described here are described without digests, a statement a table: so a first
+// description (start-up, --check-journal) costs the few statements it always did. A table the
 // digest query cannot read (gone) is described, which names it.
 std::vector<std::vector<sdk::ColumnInfo>> MysqlDriver::describeTablesImpl(
     const std::vector<sdk::TableName>& tables) {
-    // Tables never described here are described without the digests, a statement a table: so
-    // a first description (start-up, --check-journal) costs the few statements it always did.
-    // Their digest is read at the next call, which describes them once more.
-    const bool anyKnown = std::any_of(tables.begin(), tables.end(), [this](const auto& table) {
-        return described_.count(table.display()) > 0;
-    });
-    std::vector<std::string> digests(tables.size());
+    std::vector<std::optional<std::string>> digests(tables.size());
     try {
-        if (anyKnown) digests = columnDigests(session_, tables);
+        if (described_.knowsAny(tables)) digests = columnDigests(session_, tables);
     } catch (const sdk::DriverError&) {
         described_.clear();
-        return catalog_.describeMany(tables);
     }
-    std::vector<sdk::TableName> changed;
-    std::vector<std::string> changedDigests;
-    for (size_t i = 0; i < tables.size(); ++i) {
-        auto known = described_.find(tables[i].display());
-        if (known == described_.end() || digests[i].empty() || known->second.digest != digests[i]) {
-            changed.push_back(tables[i]);
-            changedDigests.push_back(digests[i]);
-        }
-    }
-    if (!changed.empty()) {
-        std::vector<std::vector<sdk::ColumnInfo>> read = catalog_.describeMany(changed);
-        for (size_t i = 0; i < changed.size(); ++i) {
-            described_[changed[i].display()] = {changedDigests[i], std::move(read[i])};
-        }
-    }
-    std::vector<std::vector<sdk::ColumnInfo>> described;
-    for (const auto& table : tables) described.push_back(described_.at(table.display()).columns);
-    return described;
+    return described_.describe(tables, digests, [this](const std::vector<sdk::TableName>& changed) {
+        return catalog_.describeMany(changed);
+    });
 }
 
 void MysqlDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {

@@ -1,14 +1,11 @@
 // The MySQL / MariaDB dialect: one instance is one connection (see IDialectDriver).
 #pragma once
 
-#include <map>
-#include <string>
-#include <vector>
-
 #include "catalog.hpp"
 #include "diffgen.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
+#include "tap-diffgen/sdk/digested_descriptions.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
 
 namespace tapdiffgen::mysql {
@@ -36,17 +33,11 @@ protected:
         const sdk::JournalRequest& request) override;
 
 private:
-    /// What describeTables answered last for a table, with the digest read just before it.
-    struct DescribedColumns {
-        std::string digest;
-        std::vector<sdk::ColumnInfo> columns;
-    };
-
     Session session_;
     Catalog catalog_;
     DiffgenLog diffgen_;
     RowReader rows_;
-    std::map<std::string, DescribedColumns> described_;  // by TableName::display()
+    sdk::DigestedDescriptions described_;
 };
 
 /// "MariaDB 10.11.6" from "10.11.6-MariaDB-0+deb12u1", "MySQL 8.0.36" from "8.0.36".

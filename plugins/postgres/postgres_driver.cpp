@@ -44,32 +44,24 @@ std::vector<sdk::ColumnInfo> PostgresDriver::describeTableImpl(const sdk::TableN
 }
 
 // The host describes the tables of every page it reads, to notice a migration: one statement
-// of digests, and a description only of the tables whose digest changed since theirs.
+// of digests, and a description only of the tables whose digest changed (DigestedDescriptions).
 std::vector<std::vector<sdk::ColumnInfo>> PostgresDriver::describeTablesImpl(
     const std::vector<sdk::TableName>& tables) {
-    const std::vector<std::optional<std::string>> digests = columnDigests(session_, tables);
-    std::vector<sdk::TableName> changed;
-    std::vector<std::string> changedDigests;
-    for (size_t i = 0; i < tables.size(); ++i) {
-        auto known = described_.find(tables[i].display());
-        if (!digests[i] || known == described_.end() || known->second.digest != *digests[i]) {
-            changed.push_back(tables[i]);
-            changedDigests.push_back(digests[i].value_or(""));
-        }
-    }
-    // A table that does not exist is NOT_FOUND here, naming it.
-    std::vector<TableDescription> read = postgres::describeTables(session_, changed);
-    for (size_t i = 0; i < changed.size(); ++i) {
-        DescribedColumns& entry = described_[changed[i].display()];
-        entry.digest = changedDigests[i];
-        entry.columns.clear();
-        for (const PgColumn& column : descriptions_.put(changed[i], std::move(read[i])).columns) {
-            entry.columns.push_back(column.info);
-        }
-    }
-    std::vector<std::vector<sdk::ColumnInfo>> described;
-    for (const auto& table : tables) described.push_back(described_.at(table.display()).columns);
-    return described;
+    return described_.describe(
+        tables, columnDigests(session_, tables),
+        [this](const std::vector<sdk::TableName>& changed) {
+            // A table that does not exist is NOT_FOUND here, naming it.
+            std::vector<TableDescription> read = postgres::describeTables(session_, changed);
+            std::vector<std::vector<sdk::ColumnInfo>> described;
+            for (size_t i = 0; i < changed.size(); ++i) {
+                auto& columns = described.emplace_back();
+                for (const PgColumn& column :
+                     descriptions_.put(changed[i], std::move(read[i])).columns) {
+                    columns.push_back(column.info);
+                }
+            }
+            return described;
+        });
 }
 
 void PostgresDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {

@@ -2,7 +2,6 @@
 // session; it keeps the table descriptions that row reads need for their key types.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "notifications.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
+#include "tap-diffgen/sdk/digested_descriptions.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
 #include "tap-diffgen/sdk/gapless_page_reader.hpp"
 #include "tap-diffgen/sdk/table_cache.hpp"
@@ -44,15 +44,9 @@ private:
     /// The table's description, from the cache unless `fresh` (a read found it stale).
     Describer describerOf(const sdk::TableName& table);
 
-    /// What describeTables answered last for a table, with the digest read just before it.
-    struct DescribedColumns {
-        std::string digest;
-        std::vector<sdk::ColumnInfo> columns;
-    };
-
     Session session_;
     sdk::TableCache<TableDescription> descriptions_;
-    std::map<std::string, DescribedColumns> described_;  // by TableName::display()
+    sdk::DigestedDescriptions described_;
     sdk::GaplessPageReader pageReader_;
     ChangeListener listener_;
 };
