@@ -63,6 +63,15 @@ void CellWriter::prepare(const std::vector<FieldInfo>& fields, const JsonTest& i
     }
 }
 
+void CellWriter::requireKinds(const std::vector<TdgValueKind>& kinds) const {
+    for (size_t i = 0; i < kinds.size() && i < codecs_.size(); ++i) {
+        if (codecs_[i].kind != kinds[i]) {
+            throw sdk::tableChanged("table '" + table_ + "' changed under the read: column '" +
+                                    names_[i] + "' holds another type now");
+        }
+    }
+}
+
 void CellWriter::sendAsNull(size_t column, const char* problem, sdk::RowBatchBuilder& out) {
     out.addNull();
     unrepresentable_.sentAsNull(table_, names_[column], problem);

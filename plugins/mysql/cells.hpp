@@ -28,6 +28,9 @@ public:
     void prepare(const std::vector<FieldInfo>& fields, const JsonTest& isDeclaredJson,
                  std::string table);
     const FieldCodec& codec(size_t column) const { return codecs_[column]; }
+    /// Throws TDG_TABLE_CHANGED when a column reads as another kind than `kinds` (the host's
+    /// description; empty: not given) says: the table changed since the host described it.
+    void requireKinds(const std::vector<TdgValueKind>& kinds) const;
 
     /// Adds every column of the current row, then ends the row.
     template <typename Row>

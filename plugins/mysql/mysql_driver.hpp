@@ -5,6 +5,7 @@
 #include "diffgen.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
+#include "tap-diffgen/sdk/digested_descriptions.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
 
 namespace tapdiffgen::mysql {
@@ -38,6 +39,7 @@ private:
     Catalog catalog_;
     DiffgenLog diffgen_;
     RowReader rows_;
+    sdk::DigestedDescriptions described_;
 };
 
 /// "MariaDB 10.11.6" from "10.11.6-MariaDB-0+deb12u1", "MySQL 8.0.36" from "8.0.36".

@@ -1,5 +1,7 @@
 #include "row_reader.hpp"
 
+#include <mysqld_error.h>
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -106,12 +108,24 @@ std::vector<FieldInfo> decodingColumns(const std::vector<FieldInfo>& result,
         if (isReal(prepared[c])) {
             columns[c] = prepared[c];
         } else if (isReal(result[c])) {
-            throw sdk::DriverError(TDG_INVALID_DATA,
-                                   "table '" + table + "' changed while it was read: column '" +
-                                       result[c].name + "' is now FLOAT or DOUBLE; run again");
+            throw sdk::tableChanged("table '" + table + "' changed under the read: column '" +
+                                    result[c].name + "' is FLOAT or DOUBLE now");
         }
     }
     return columns;
+}
+
+// A column the server no longer knows was dropped or renamed since the host described the
+// table: the table changed under the read (TDG_TABLE_CHANGED), which the host follows.
+template <typename Read>
+void reportingTableChanges(Read&& read) {
+    try {
+        read();
+    } catch (const sdk::DriverError& failure) {
+        if (failure.vendorCode() != ER_BAD_FIELD_ERROR) throw;
+        throw sdk::DriverError(TDG_TABLE_CHANGED, failure.what(), failure.sqlstate(), false,
+                               failure.vendorCode());
+    }
 }
 
 }  // namespace
@@ -144,6 +158,10 @@ std::optional<sdk::KeyRun> RowReader::integerKeyRun(const std::string& head,
 // Chunks of at most kMaxKeysPerStatement keys, the first also with the run of consecutive keys
 // as a range (then its list may be empty: padded with the run's first key).
 void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
+    reportingTableChanges([&] { fetchChunks(request, rows); });
+}
+
+void RowReader::fetchChunks(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
     const size_t width = keyIndices.size();
     const std::vector<std::string> keyColumns = quotedNames(request.keyColumns);
@@ -185,6 +203,7 @@ void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& ro
         }
         Cursor cursor(statement, params);
         writer_.prepare(cursor.fields(), json, request.table.display());
+        writer_.requireKinds(request.columnKinds);
         while (cursor.next()) writer_.writeRow(cursor.row(), rows);
     }
 }
@@ -263,6 +282,7 @@ void RowReader::runTextFetches(const std::vector<TextFetch>& fetches, const std:
             const std::vector<FieldInfo> columns =
                 decodingColumns(query->nextResult(context), fetch.columns, table);
             writer_.prepare(columns, fetch.json, table);
+            writer_.requireKinds(requests[fetch.request].columnKinds);
             TextRow row(columns);
             while (query->nextRow(row, context)) writer_.writeRow(row, *rows[fetch.request]);
         }
@@ -274,6 +294,11 @@ void RowReader::runTextFetches(const std::vector<TextFetch>& fetches, const std:
 // without keys takes its turn with nothing to read.
 void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
                           const std::vector<sdk::RowBatchBuilder*>& rows) {
+    reportingTableChanges([&] { fetchManyAsText(requests, rows); });
+}
+
+void RowReader::fetchManyAsText(const std::vector<sdk::FetchRequest>& requests,
+                                const std::vector<sdk::RowBatchBuilder*>& rows) {
     // Every request's columns first, so that the catalog of all the tables a session has not
     // read yet (a session taking its first share of a page) is one query, not one per table.
     std::vector<std::vector<FieldInfo>> decoding(requests.size());
@@ -316,6 +341,10 @@ void RowReader::fetchMany(const std::vector<sdk::FetchRequest>& requests,
 // longer than one page however big the table is. A composite key pages with the spelled-out
 // condition, which MariaDB plans as a range of the primary key.
 void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    reportingTableChanges([&] { scanPages(request, rows); });
+}
+
+void RowReader::scanPages(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     const int64_t pageRows = request.batchRows > 0 ? request.batchRows : kDefaultScanPageRows;
     KeysetStatements statements = keysetStatements(request);
     std::vector<LastKey> last;
@@ -335,6 +364,10 @@ void RowReader::scan(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows
 // One page after the host's key, the rows streamed as the server sends them (an unbuffered
 // prepared statement holds one row at a time).
 void RowReader::scanChunk(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
+    reportingTableChanges([&] { scanOneChunk(request, rows); });
+}
+
+void RowReader::scanOneChunk(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows) {
     KeysetStatements statements = keysetStatements(request);
     const std::vector<FieldInfo>& fields = session_.prepared(statements.first).fields();
     const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
@@ -377,6 +410,7 @@ int64_t RowReader::readKeysetPage(const sdk::ScanRequest& request,
     const CellWriter::JsonTest json = catalog_.jsonColumns(request.table, statement.fields());
     Cursor cursor(statement, params);
     writer_.prepare(cursor.fields(), json, request.table.display());
+    writer_.requireKinds(request.columnKinds);
     // The next page's key is kept apart: `params` may point into `last` until the rows are in.
     std::vector<LastKey> next(keyIndices.size());
     int64_t read = 0;

@@ -1,5 +1,7 @@
 // Reading table rows: by key for the diffgen events (fetch_rows) and in key order for snapshots
-// (scan_table). Both stream rows into the batch builder as they arrive from the server.
+// (scan_table). Both stream rows into the batch builder as they arrive from the server, and
+// answer TDG_TABLE_CHANGED when the table no longer has a requested column, or the column holds
+// another kind of value than the host's request says.
 #pragma once
 
 #include <optional>
@@ -44,6 +46,11 @@ private:
                            int64_t limit, std::vector<LastKey>& last, sdk::RowBatchBuilder& rows);
 
     struct TextFetch;
+    void fetchChunks(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows);
+    void fetchManyAsText(const std::vector<sdk::FetchRequest>& requests,
+                         const std::vector<sdk::RowBatchBuilder*>& rows);
+    void scanPages(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
+    void scanOneChunk(const sdk::ScanRequest& request, sdk::RowBatchBuilder& rows);
     /// The columns of the request's SELECT as its prepared statement describes them, which say
     /// how to read the text of a text query's rows.
     std::vector<FieldInfo> decodingFieldsOf(const sdk::FetchRequest& request);

@@ -146,7 +146,9 @@ KindAndSchema classifyCatalogType(const CatalogType& type) {
     if (isNumeric(data)) return classifyNumeric(type);
     if (data == "json") return plain(TDG_KIND_JSON);
     if (data == "date") return plain(TDG_KIND_DATE);
-    if (data == "time") return plain(TDG_KIND_TIME);
+    // A TIME is a duration from -838:59:59 to 838:59:59, not a time of day: format time (RFC
+    // 3339, hours 00 to 23) would not hold it.
+    if (data == "time") return {TDG_KIND_TIME, sdk::jsonSchemaForKind(TDG_KIND_TEXT)};
     if (data == "datetime") return plain(TDG_KIND_TIMESTAMP);
     if (data == "timestamp") return plain(TDG_KIND_TIMESTAMPTZ);
     if (isBinaryType(data)) return plain(TDG_KIND_BYTES);

@@ -10,10 +10,12 @@
 namespace tapdiffgen::postgres {
 namespace {
 
-// Without a schema, the table the search_path finds first: exactly the one an unqualified
-// name in the row queries will read. One row per requested table, in the order given, its oid
-// NULL when there is none; an empty schema stands for none (no schema has an empty name).
-constexpr const char* kFindRelations = R"SQL(
+// The requested tables, numbered (ord) in the order given, each with its oid (relid). Without a
+// schema, the table the search_path finds first: exactly the one an unqualified name in the row
+// queries will read. relid is NULL when there is none; an empty schema stands for none (no
+// schema has an empty name).
+const std::string kWantedTables = R"SQL(
+WITH wanted AS MATERIALIZED (
 SELECT t.ord,
        (SELECT c.oid
           FROM pg_catalog.pg_class c
@@ -22,18 +24,31 @@ SELECT t.ord,
            AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
            AND CASE WHEN t.nspname = '' THEN pg_catalog.pg_table_is_visible(c.oid)
                     ELSE n.nspname = t.nspname END
-         LIMIT 1)
-  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(nspname, relname, ord)
- ORDER BY t.ord
+         LIMIT 1) AS relid
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(nspname, relname, ord))
 )SQL";
 
-// The oids go through a sub-select: with the array itself in the condition, PostgreSQL 15
-// spent 30 times longer on 500 tables (440 ms against 14 ms, measured).
-// Domains are followed down to their base type (and its typmod, for numeric precision);
-// an array is a type that is its element type's typarray (not merely one with a typelem,
-// like name or point).
-constexpr const char* kColumns = R"SQL(
-SELECT a.attname,
+// One row per requested table, in the order given: ord and relid.
+const std::string kFindRelations = kWantedTables + "SELECT ord, relid FROM wanted ORDER BY ord";
+
+// Every requested table's columns in one statement, the page's check of the tables it touches
+// being one round trip: first a row for each requested table (ord and relid, relid NULL when
+// there is none), in the order given, then a row for each column of the tables found (ord NULL,
+// relid, then the column's facts), by table and column number. The columns are read as they
+// were in two statements (the relids through a sub-select: with an array in the condition,
+// PostgreSQL 15 spent 30 times longer on 500 tables), so that the base type of each column type
+// is resolved once (Memoize). Domains are followed down to their base type (and its typmod, for
+// numeric precision); an array is a type that is its element type's typarray (not merely one
+// with a typelem, like name or point).
+const std::string kColumns = kWantedTables + R"SQL(
+SELECT * FROM (
+SELECT ord, relid, NULL::name, NULL::text, NULL::int2, NULL::bool, NULL::bool, NULL::oid,
+       NULL::int4, NULL::oid, NULL::oid, NULL::int4
+  FROM wanted
+UNION ALL
+SELECT NULL::bigint,
+       a.attrelid,
+       a.attname,
        pg_catalog.format_type(a.atttypid, a.atttypmod),
        a.attnum,
        a.attnotnull,
@@ -42,8 +57,7 @@ SELECT a.attname,
        base.typmod,
        bt.typarray,
        CASE WHEN et.typarray = bt.oid THEN elem.oid ELSE 0 END,
-       a.attndims,
-       a.attrelid
+       a.attndims
   FROM pg_catalog.pg_attribute a
   CROSS JOIN LATERAL (
         WITH RECURSIVE chain(oid, typmod, depth) AS (
@@ -64,53 +78,32 @@ SELECT a.attname,
               WHERE t.typtype = 'd')
         SELECT oid FROM chain ORDER BY depth DESC LIMIT 1) elem ON true
   LEFT JOIN pg_catalog.pg_index pk ON pk.indrelid = a.attrelid AND pk.indisprimary
- WHERE a.attrelid = ANY (ARRAY(SELECT unnest($1::oid[])))
+ WHERE a.attrelid = ANY (ARRAY(SELECT relid FROM wanted WHERE relid IS NOT NULL))
    AND a.attnum > 0
-   AND NOT a.attisdropped
- ORDER BY a.attrelid, a.attnum
+   AND NOT a.attisdropped) described
+ ORDER BY 1 NULLS LAST, 2, 5
 )SQL";
 
-// The oid of each table, in the order given; notFound naming the first that does not exist.
-std::vector<std::string> findRelations(Session& session,
-                                       const std::vector<sdk::TableName>& tables) {
-    std::vector<std::optional<std::string>> found = relationOids(session, tables);
-    std::vector<std::string> relations;
-    for (size_t i = 0; i < found.size(); ++i) {
-        if (!found[i]) throw sdk::notFound("table '" + tables[i].display() + "' does not exist");
-        relations.push_back(std::move(*found[i]));
-    }
-    return relations;
-}
+// One row per requested table, in the order given: ord, relid, and a digest of everything a
+// description of its columns depends on (their numbers, names, types and type modifiers,
+// nullability, array dimensions, and the primary key), NULL when there is no such table. It
+// reads pg_attribute and pg_index by their indexes on the table's oid: a small fraction of what
+// describing the columns costs, which follows domains down to their base types.
+const std::string kDigests = kWantedTables + R"SQL(
+SELECT w.ord, w.relid,
+       (SELECT pg_catalog.md5(pg_catalog.string_agg(
+                   a.attnum || ':' || a.attname || ':' || a.atttypid || ':' || a.atttypmod || ':' ||
+                   a.attnotnull || ':' || a.attndims, ',' ORDER BY a.attnum))
+          FROM pg_catalog.pg_attribute a
+         WHERE a.attrelid = w.relid AND a.attnum > 0 AND NOT a.attisdropped) || ';' ||
+       coalesce((SELECT pk.indkey::text FROM pg_catalog.pg_index pk
+                  WHERE pk.indrelid = w.relid AND pk.indisprimary), '')
+  FROM wanted w
+ ORDER BY w.ord
+)SQL";
 
-PgColumn columnFrom(const Result& rows, int row) {
-    TypeFacts facts;
-    facts.baseType = catalogNumber<Oid>(rows.value(row, 5));
-    facts.typmod = catalogNumber<int>(rows.value(row, 6));
-    facts.elementType = catalogNumber<Oid>(rows.value(row, 8));
-    facts.dimensions = catalogNumber<int>(rows.value(row, 9));
-    TypeMapping mapping = mapType(facts);
-
-    PgColumn column;
-    column.info.name = rows.value(row, 0);
-    column.info.sqlType = rows.value(row, 1);
-    column.info.ordinal = catalogNumber<int>(rows.value(row, 2));
-    column.info.nullable = rows.value(row, 3) != "t";
-    column.info.primaryKey = rows.value(row, 4) == "t";
-    column.info.kind = mapping.kind;
-    column.info.precision = mapping.precision;
-    column.info.scale = mapping.scale;
-    column.info.jsonSchema = mapping.jsonSchema;
-    column.conversion = mapping.conversion;
-    column.resultType = mapping.resultType;
-    column.baseType = facts.baseType;
-    column.arrayType = catalogNumber<Oid>(rows.value(row, 7));
-    return column;
-}
-
-}  // namespace
-
-std::vector<std::optional<std::string>> relationOids(Session& session,
-                                                     const std::vector<sdk::TableName>& tables) {
+// $1 and $2 of kWantedTables: the tables' schemas ('' for none) and names.
+Params wantedTables(const std::vector<sdk::TableName>& tables) {
     std::vector<std::string_view> schemas, names;
     for (const auto& table : tables) {
         schemas.emplace_back(table.schema ? std::string_view(*table.schema) : std::string_view());
@@ -118,7 +111,42 @@ std::vector<std::optional<std::string>> relationOids(Session& session,
     }
     Params params;
     params.add(arrayLiteral(schemas), oid::kTextArray).add(arrayLiteral(names), oid::kTextArray);
-    Result found = execute(session, kFindRelations, params,
+    return params;
+}
+
+// The column on `row` of a kColumns result, whose first two result columns are ord and relid.
+PgColumn columnFrom(const Result& rows, int row) {
+    constexpr int at = 2;
+    TypeFacts facts;
+    facts.baseType = catalogNumber<Oid>(rows.value(row, at + 5));
+    facts.typmod = catalogNumber<int>(rows.value(row, at + 6));
+    facts.elementType = catalogNumber<Oid>(rows.value(row, at + 8));
+    facts.dimensions = catalogNumber<int>(rows.value(row, at + 9));
+    TypeMapping mapping = mapType(facts);
+
+    PgColumn column;
+    column.info.name = rows.value(row, at);
+    column.info.sqlType = rows.value(row, at + 1);
+    column.info.ordinal = catalogNumber<int>(rows.value(row, at + 2));
+    column.info.nullable = rows.value(row, at + 3) != "t";
+    column.info.primaryKey = rows.value(row, at + 4) == "t";
+    column.info.kind = mapping.kind;
+    column.info.precision = mapping.precision;
+    column.info.scale = mapping.scale;
+    column.info.jsonSchema = mapping.jsonSchema;
+    column.conversion = mapping.conversion;
+    column.resultType = mapping.resultType;
+    column.baseType = facts.baseType;
+    column.arrayType = catalogNumber<Oid>(rows.value(row, at + 7));
+    column.arrayDimensions = mapping.arrayDimensions;
+    return column;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::string>> relationOids(Session& session,
+                                                     const std::vector<sdk::TableName>& tables) {
+    Result found = execute(session, kFindRelations, wantedTables(tables),
                            tables.size() == 1 ? "looking up table '" + tables[0].display() + "'"
                                               : "looking up the tables");
     std::vector<std::optional<std::string>> relations;
@@ -127,6 +155,21 @@ std::vector<std::optional<std::string>> relationOids(Session& session,
         relations.push_back(relation ? std::optional<std::string>(*relation) : std::nullopt);
     }
     return relations;
+}
+
+// Prepared once per session: run for every page, it is not planned again each time.
+std::vector<std::optional<std::string>> columnDigests(Session& session,
+                                                      const std::vector<sdk::TableName>& tables) {
+    RowStream rows(session, kDigests, wantedTables(tables), "checking the tables' columns", true);
+    std::vector<std::optional<std::string>> digests;
+    while (rows.next()) {
+        if (rows.isNull(1) || rows.isNull(2)) {
+            digests.emplace_back(std::nullopt);
+        } else {
+            digests.emplace_back(std::string(rows.value(1)) + "/" + std::string(rows.value(2)));
+        }
+    }
+    return digests;
 }
 
 const PgColumn* TableDescription::find(std::string_view name) const {
@@ -139,20 +182,28 @@ const PgColumn* TableDescription::find(std::string_view name) const {
 std::vector<TableDescription> describeTables(Session& session,
                                              const std::vector<sdk::TableName>& tables) {
     if (tables.empty()) return {};
-    const std::vector<std::string> relations = findRelations(session, tables);
-    std::vector<std::string_view> oids(relations.begin(), relations.end());
-    Params params;
-    params.add(arrayLiteral(oids), oid::kOidArray);
-    Result rows = execute(session, kColumns, params,
+    Result rows = execute(session, kColumns, wantedTables(tables),
                           tables.size() == 1 ? "describing table '" + tables[0].display() + "'"
                                              : "describing the tables");
-    std::map<std::string_view, TableDescription> byRelation;
-    for (int row = 0; row < rows.rows(); ++row) {
-        byRelation[rows.value(row, 10)].columns.push_back(columnFrom(rows, row));
+    // The table rows: which requested tables each relation answers (a table named twice gets
+    // its columns twice).
+    std::vector<TableDescription> described(tables.size());
+    std::multimap<std::string_view, size_t> tablesOf;
+    int row = 0;
+    for (; row < rows.rows() && rows.optional(row, 0); ++row) {
+        const size_t table = catalogNumber<size_t>(rows.value(row, 0)) - 1;
+        const std::optional<std::string_view> relation = rows.optional(row, 1);
+        if (!relation) {
+            throw sdk::notFound("table '" + tables.at(table).display() + "' does not exist");
+        }
+        tablesOf.emplace(*relation, table);
     }
-    // A table named twice gets its columns twice.
-    std::vector<TableDescription> described;
-    for (const auto& relation : relations) described.push_back(byRelation[relation]);
+    for (; row < rows.rows(); ++row) {
+        auto [first, last] = tablesOf.equal_range(rows.value(row, 1));
+        for (auto it = first; it != last; ++it) {
+            described.at(it->second).columns.push_back(columnFrom(rows, row));
+        }
+    }
     return described;
 }
 

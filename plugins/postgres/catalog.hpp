@@ -31,9 +31,10 @@ Number catalogNumber(std::string_view text) {
 struct PgColumn {
     sdk::ColumnInfo info;
     Conversion conversion = Conversion::Text;
-    Oid resultType = 0;  // what the select list yields (json for arrays)
-    Oid baseType = 0;    // the column's type with domains resolved
-    Oid arrayType = 0;   // baseType's array type, for binding a key list (0: none)
+    Oid resultType = 0;       // what the select list yields (json for arrays)
+    Oid baseType = 0;         // the column's type with domains resolved
+    Oid arrayType = 0;        // baseType's array type, for binding a key list (0: none)
+    int arrayDimensions = 0;  // see TypeMapping
 };
 
 struct TableDescription {
@@ -51,7 +52,13 @@ TableDescription describeTable(Session& session, const sdk::TableName& table);
 std::vector<std::optional<std::string>> relationOids(Session& session,
                                                      const std::vector<sdk::TableName>& tables);
 
-/// describeTable for several tables in two statements, whatever their number; notFound names
+/// For each table, in the order given, a text that changes whenever its description would (its
+/// oid and a digest of its columns and key); nullopt for one that does not exist. One
+/// statement, much cheaper than describeTables.
+std::vector<std::optional<std::string>> columnDigests(Session& session,
+                                                      const std::vector<sdk::TableName>& tables);
+
+/// describeTable for several tables in one statement, whatever their number; notFound names
 /// the first table, in the order given, that does not exist.
 std::vector<TableDescription> describeTables(Session& session,
                                              const std::vector<sdk::TableName>& tables);

@@ -20,6 +20,14 @@ bool isPlainDate(std::string_view text) {
                        [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
 }
 
+// Whether array_to_json's text is an array of `dimensions` dimensions: an array is rectangular,
+// so its leading brackets count them; an empty one has every number of them.
+bool hasDimensions(std::string_view json, int dimensions) {
+    if (json == "[]") return true;
+    const size_t leading = json.find_first_not_of('[');
+    return leading == static_cast<size_t>(dimensions);
+}
+
 }  // namespace
 
 CellWriter::CellWriter(sdk::UnrepresentableValues& unrepresentable, std::string table,
@@ -80,13 +88,29 @@ void CellWriter::write(size_t index, std::optional<std::string_view> text,
             return;
         }
         case Conversion::Time:
+            // PostgreSQL's time of day runs to 24:00:00, which the schema's format time (RFC
+            // 3339: hours 00 to 23) cannot hold.
+            if (value.substr(0, 2) == "24") {
+                dropValue(index, "holds 24:00:00, which no RFC 3339 time has", rows);
+                return;
+            }
             scratch_.clear();
             // Should the form ever be unexpected, the server's own text is still a time.
             if (!sdk::appendIsoTime(value, scratch_)) scratch_.assign(value);
             rows.addText(TDG_KIND_TIME, scratch_);
             return;
         case Conversion::Json:
+            rows.addText(TDG_KIND_JSON, value);
+            return;
         case Conversion::ArrayJson:
+            // PostgreSQL keeps any number of dimensions in any array column; the schema nests
+            // the items as the column declares.
+            if (columns_[index].arrayDimensions > 0 &&
+                !hasDimensions(value, columns_[index].arrayDimensions)) {
+                dropValue(index, "holds an array of other dimensions than its column declares",
+                          rows);
+                return;
+            }
             rows.addText(TDG_KIND_JSON, value);
             return;
         case Conversion::Bytes: {

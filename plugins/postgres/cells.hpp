@@ -1,6 +1,7 @@
-// Server text → one cell of a row batch, per column conversion. Values the ABI cannot carry
-// (NaN, infinity, BC dates) become NULL with one warning per column per read, so a bad column
-// neither stops the tap nor floods its log.
+// Server text → one cell of a row batch, per column conversion. Values the ABI or the column's
+// schema cannot carry (NaN, infinity, BC dates, the time 24:00:00, an array of more or fewer
+// dimensions than its column declares) become NULL with one warning per column per read, so a
+// bad column neither stops the tap nor floods its log.
 #pragma once
 
 #include <optional>
@@ -21,6 +22,8 @@ struct ColumnPlan {
     std::string name;
     Conversion conversion = Conversion::Text;
     Oid resultType = 0;
+    /// The dimensions an array's value must have (TypeMapping::arrayDimensions; 0: any).
+    int arrayDimensions = 0;
 };
 
 class CellWriter {

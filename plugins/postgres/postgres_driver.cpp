@@ -44,17 +44,25 @@ std::vector<sdk::ColumnInfo> PostgresDriver::describeTableImpl(const sdk::TableN
     return columns;
 }
 
+// The host describes the tables of every page it reads, to notice a migration: one statement
+// of digests, and a description only of the tables whose digest changed (DigestedDescriptions).
 std::vector<std::vector<sdk::ColumnInfo>> PostgresDriver::describeTablesImpl(
     const std::vector<sdk::TableName>& tables) {
-    std::vector<TableDescription> read = postgres::describeTables(session_, tables);
-    std::vector<std::vector<sdk::ColumnInfo>> described;
-    for (size_t i = 0; i < tables.size(); ++i) {
-        std::vector<sdk::ColumnInfo>& columns = described.emplace_back();
-        for (const PgColumn& column : descriptions_.put(tables[i], std::move(read[i])).columns) {
-            columns.push_back(column.info);
-        }
-    }
-    return described;
+    return described_.describe(
+        tables, columnDigests(session_, tables),
+        [this](const std::vector<sdk::TableName>& changed) {
+            // A table that does not exist is NOT_FOUND here, naming it.
+            std::vector<TableDescription> read = postgres::describeTables(session_, changed);
+            std::vector<std::vector<sdk::ColumnInfo>> described;
+            for (size_t i = 0; i < changed.size(); ++i) {
+                auto& columns = described.emplace_back();
+                for (const PgColumn& column :
+                     descriptions_.put(changed[i], std::move(read[i])).columns) {
+                    columns.push_back(column.info);
+                }
+            }
+            return described;
+        });
 }
 
 void PostgresDriver::readDiffgenPageImpl(const sdk::PageRequest& request, sdk::EventPage& page) {

@@ -10,6 +10,7 @@
 #include "notifications.hpp"
 #include "row_reader.hpp"
 #include "session.hpp"
+#include "tap-diffgen/sdk/digested_descriptions.hpp"
 #include "tap-diffgen/sdk/driver_base.hpp"
 #include "tap-diffgen/sdk/gapless_page_reader.hpp"
 #include "tap-diffgen/sdk/table_cache.hpp"
@@ -47,6 +48,7 @@ private:
 
     Session session_;
     sdk::TableCache<TableDescription> descriptions_;
+    sdk::DigestedDescriptions described_;
     sdk::GaplessPageReader pageReader_;
     ChangeListener listener_;
 };

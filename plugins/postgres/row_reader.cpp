@@ -19,38 +19,38 @@ namespace {
 
 constexpr int64_t kDefaultScanBatch = 10000;
 
-// The cached description no longer matches the table (a column added, dropped or retyped).
-// Thrown only before any row of the read was added, so the read can start over.
+// The description a read was planned with no longer matches the table, or the request (a
+// column added, dropped, renamed or retyped). Thrown only before any row of the read was added,
+// so the read can start over.
 class StaleDescription : public std::runtime_error {
 public:
-    StaleDescription(TdgStatus status, const std::string& message)
-        : std::runtime_error(message), status_(status) {}
-    TdgStatus status() const { return status_; }
-
-private:
-    TdgStatus status_;
+    using std::runtime_error::runtime_error;
 };
 
 std::string quoted(std::string_view name) { return sdk::quoteIdentifier(name, '"'); }
 
-const PgColumn& columnNamed(const TableDescription& description, const sdk::TableName& table,
-                            std::string_view name) {
+const PgColumn& columnNamed(const TableDescription& description, std::string_view name) {
     const PgColumn* column = description.find(name);
     if (column == nullptr) {
-        throw StaleDescription(
-            TDG_NOT_FOUND,
-            "column '" + std::string(name) + "' does not exist in table '" + table.display() + "'");
+        throw StaleDescription("column '" + std::string(name) + "' does not exist");
     }
     return *column;
 }
 
+// `kinds`: the kind the host described each column with (empty from a revision-1 host); a
+// column that reads as another kind now is not the column the host asked for.
 std::vector<ColumnPlan> planColumns(const TableDescription& description,
-                                    const sdk::TableName& table,
-                                    const std::vector<std::string_view>& names) {
+                                    const std::vector<std::string_view>& names,
+                                    const std::vector<TdgValueKind>& kinds) {
     std::vector<ColumnPlan> plan;
-    for (std::string_view name : names) {
-        const PgColumn& column = columnNamed(description, table, name);
-        plan.push_back({column.info.name, column.conversion, column.resultType});
+    for (size_t i = 0; i < names.size(); ++i) {
+        const PgColumn& column = columnNamed(description, names[i]);
+        if (!kinds.empty() && column.info.kind != kinds[i]) {
+            throw StaleDescription("column '" + column.info.name + "' is " + column.info.sqlType +
+                                   " now");
+        }
+        plan.push_back(
+            {column.info.name, column.conversion, column.resultType, column.arrayDimensions});
     }
     return plan;
 }
@@ -82,7 +82,7 @@ void requireTypes(const Rows& stream, const std::vector<ColumnPlan>& plan) {
     const std::vector<Oid>& types = stream.columnTypes();
     for (size_t i = 0; i < plan.size(); ++i) {
         if (types[i] != plan[i].resultType) {
-            throw StaleDescription(TDG_UNKNOWN, "column '" + plan[i].name + "' changed its type");
+            throw StaleDescription("column '" + plan[i].name + "' changed its type");
         }
     }
 }
@@ -125,16 +125,16 @@ int64_t streamRows(Rows& stream, const std::vector<ColumnPlan>& plan, CellWriter
             ++count;
         }
     } catch (const sdk::DriverError& failure) {
-        if (count == 0 && isStaleSqlstate(failure.sqlstate())) {
-            throw StaleDescription(failure.status(), failure.what());
-        }
+        if (count == 0 && isStaleSqlstate(failure.sqlstate()))
+            throw StaleDescription(failure.what());
         throw;
     }
     return count;
 }
 
 // Runs `read` with the cached description, and once more with a fresh one when the table
-// turned out to have changed.
+// turned out to have changed; when even the fresh one does not serve the request, the table
+// changed under it (TDG_TABLE_CHANGED: the host describes it again and asks anew).
 template <typename Read>
 void withCurrentDescription(const Describer& describe, const sdk::TableName& table, Read&& read) {
     try {
@@ -145,12 +145,8 @@ void withCurrentDescription(const Describer& describe, const sdk::TableName& tab
     try {
         read(describe(true));
     } catch (const StaleDescription& stale) {
-        bool changing = stale.status() != TDG_NOT_FOUND;
-        throw sdk::DriverError(
-            stale.status(),
-            changing ? "table '" + table.display() + "' changed while it was read: " + stale.what()
-                     : std::string(stale.what()),
-            {}, changing);
+        throw sdk::tableChanged("table '" + table.display() +
+                                "' changed under the read: " + stale.what());
     }
 }
 
@@ -191,12 +187,12 @@ std::string keyRunCondition(const PgColumn& key, const sdk::FetchRequest& reques
 // hash join for many keys), one statement for the whole batch.
 PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequest& request) {
     PlannedFetch fetch;
-    fetch.plan = planColumns(description, request.table, request.columns);
+    fetch.plan = planColumns(description, request.columns, request.columnKinds);
     const std::string head =
         "SELECT " + selectList(fetch.plan) + " FROM " + tableSql(request.table) + " WHERE ";
     fetch.statement.context = "reading table '" + request.table.display() + "'";
     fetch.statement.reusable = true;
-    const PgColumn& first = columnNamed(description, request.table, request.keyColumns[0]);
+    const PgColumn& first = columnNamed(description, request.keyColumns[0]);
     if (std::string range = keyRunCondition(first, request, fetch.statement.params);
         !range.empty()) {
         fetch.statement.sql = head + range;
@@ -204,7 +200,7 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     }
     std::string operands, arrays;
     for (size_t c = 0; c < request.keyColumns.size(); ++c) {
-        const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+        const PgColumn& key = columnNamed(description, request.keyColumns[c]);
         operands += (c == 0 ? "" : ", ") + keyOperand(key);
         arrays += (c == 0 ? "pg_catalog.unnest($" : ", pg_catalog.unnest($") +
                   std::to_string(c + 1) + ")";
@@ -298,13 +294,13 @@ std::string keyTextOfCell(const PgColumn& column, const sdk::TableName& table,
 int64_t scanBatch(Session& session, const TableDescription& description,
                   const sdk::ScanRequest& request, int64_t limit, const KeyText& after,
                   KeyText* lastKey, sdk::RowBatchBuilder& rows) {
-    std::vector<ColumnPlan> plan = planColumns(description, request.table, request.columns);
+    std::vector<ColumnPlan> plan = planColumns(description, request.columns, request.columnKinds);
     const bool first = after.empty();
     Params params;
     params.add(std::to_string(limit), oid::kInt8);
     std::string keys, notNull, placeholders;
     for (size_t c = 0; c < request.keyColumns.size(); ++c) {
-        const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+        const PgColumn& key = columnNamed(description, request.keyColumns[c]);
         keys += (c == 0 ? "" : ", ") + quoted(key.info.name);
         notNull += (c == 0 ? "" : " AND ") + quoted(key.info.name) + " IS NOT NULL";
         placeholders += (c == 0 ? "$" : ", $") + std::to_string(c + 2);
@@ -372,7 +368,7 @@ void scanChunk(Session& session, const Describer& describe, const sdk::ScanReque
     withCurrentDescription(describe, request.table, [&](const TableDescription& description) {
         KeyText after;
         for (size_t c = 0; c < request.afterKey.size(); ++c) {
-            const PgColumn& key = columnNamed(description, request.table, request.keyColumns[c]);
+            const PgColumn& key = columnNamed(description, request.keyColumns[c]);
             after.push_back(keyTextOfCell(key, request.table, request.afterKey[c]));
         }
         scanBatch(session, description, request, request.maxRows, after, nullptr, rows);

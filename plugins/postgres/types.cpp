@@ -1,5 +1,7 @@
 #include "types.hpp"
 
+#include <algorithm>
+
 #include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::postgres {
@@ -100,7 +102,14 @@ std::string arraySchema(const TypeFacts& facts) {
 
 TypeMapping mapType(const TypeFacts& facts) {
     if (facts.elementType != 0) {
-        return {TDG_KIND_JSON, Conversion::ArrayJson, oid::kJson, -1, -1, arraySchema(facts)};
+        const bool jsonItems = scalarFor(facts.elementType).kind == TDG_KIND_JSON;
+        return {TDG_KIND_JSON,
+                Conversion::ArrayJson,
+                oid::kJson,
+                -1,
+                -1,
+                arraySchema(facts),
+                jsonItems ? 0 : std::max(1, facts.dimensions)};
     }
     Scalar scalar = scalarFor(facts.baseType);
     TypeMapping mapping{scalar.kind, scalar.conversion, facts.baseType, -1, -1, {}};

@@ -72,6 +72,9 @@ struct TypeMapping {
     int precision;
     int scale;
     std::string jsonSchema;
+    /// The dimensions an array's schema nests its items in, which its values must have; 0 for
+    /// anything else, and for arrays of JSON documents, whose items may be arrays themselves.
+    int arrayDimensions = 0;
 };
 
 TypeMapping mapType(const TypeFacts& facts);

@@ -130,12 +130,16 @@ void JournalledSchema::createTable(const std::string& name, const std::string& c
     journal(full, keyColumn);
 }
 
-void JournalledSchema::journal(const std::string& table, const std::string& keyColumns) {
+std::string JournalledSchema::attachSql(const std::string& table,
+                                        const std::string& keyColumns) const {
     if (isPostgres()) {
-        exec("SELECT " + prefix_ + "_diffgen_attach('" + table + "', '" + keyColumns + "')");
-    } else {
-        exec("CALL " + prefix_ + "_diffgen_attach('" + table + "')");
+        return "SELECT " + prefix_ + "_diffgen_attach('" + table + "', '" + keyColumns + "')";
     }
+    return "CALL " + prefix_ + "_diffgen_attach('" + table + "')";
+}
+
+void JournalledSchema::journal(const std::string& table, const std::string& keyColumns) {
+    exec(attachSql(table, keyColumns));
     created_.push_back(table);
     keys_[table] = keyColumns;
 }

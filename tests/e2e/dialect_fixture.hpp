@@ -31,6 +31,8 @@ public:
     /// Journals `table` (made by the test) with the shipped SQL's diffgen_attach, and drops it
     /// with the schema. keyColumns as createTable's; on MySQL they must be its primary key.
     void journal(const std::string& table, const std::string& keyColumns);
+    /// The statement that journals `table` (journal() runs it), for a session of the test's.
+    std::string attachSql(const std::string& table, const std::string& keyColumns) const;
     void exec(const std::string& sql) const;
     /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
     std::string createNumberedItems(int rows);

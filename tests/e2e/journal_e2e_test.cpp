@@ -16,8 +16,8 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 // The rows of `table` as a target would hold them, by key, from the tap's output.
-std::map<std::string, std::string> sourceRows(const JournalledSchema& schema,
-                                              const std::string& table) {
+std::map<std::string, std::string> sourceNotes(const JournalledSchema& schema,
+                                               const std::string& table) {
     std::map<std::string, std::string> rows;
     for (const auto& id : queryColumn(schema.env(), "SELECT id FROM " + table + " ORDER BY id")) {
         rows[*id] = queryScalar(schema.env(), "SELECT note FROM " + table + " WHERE id = " + *id);
@@ -102,7 +102,7 @@ void prunedJournalStopsTheRun(const DatabaseEnv& env, const std::string& prefix)
     CHECK(
         contains(again.stderrText, "start_from is when_needed, so the table is snapshotted again"));
     CHECK(replicaNotes({&replayed.first, &again}, replayed.items) ==
-          sourceRows(schema, replayed.items));
+          sourceNotes(schema, replayed.items));
     CHECK(*again.lastBookmark(replayed.items) >= std::stoll(newest));
 }
 
@@ -161,7 +161,7 @@ TEST_CASE("postgres: keys shifted and swapped inside one statement keep every ro
     TapRun second =
         runTapBinary({"--config", config, "--state", dir.write("state.json", first.lastState())});
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
-    const auto source = sourceRows(schema, table);
+    const auto source = sourceNotes(schema, table);
     CHECK(source.size() == 5);
     CHECK(replicaNotes({&first, &second}, table) == source);
 

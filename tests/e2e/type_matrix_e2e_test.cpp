@@ -2,6 +2,9 @@
 // SCHEMA message and each value in the RECORD lines, compared as written (number text
 // included) with expectations written from the type specification; also a row of NULLs, a
 // tombstone, the warnings for values sent as NULL, and the same rows read again by a snapshot.
+// Every RECORD of both runs must also be valid under its SCHEMA, formats asserted
+// (support/schema_validator.hpp): the values at the edges of what a schema can hold (years 0001
+// and 10000, 24:00:00, MySQL's TIME of ±838 hours) are here for that.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -10,6 +13,7 @@
 
 #include "dialect_fixture.hpp"
 #include "support/exact_json.hpp"
+#include "support/schema_validator.hpp"
 
 using namespace tapdiffgen::testing;
 
@@ -122,6 +126,17 @@ std::map<std::string, ExactJson> parseRun(const TapRun& run, const std::string& 
     return records;
 }
 
+// Every RECORD valid under the SCHEMA before it, and no raw line break a line reader would cut
+// the message at (U+0085, U+2028, U+2029: valid JSON, escaped all the same).
+void checkEveryRecordValid(const TapRun& run) {
+    for (const std::string& problem : outputViolations(run.lines)) FAIL_CHECK(problem);
+    for (const std::string& line : run.lines) {
+        for (const char* lineBreak : {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9"}) {
+            CHECK_MESSAGE(line.find(lineBreak) == std::string::npos, line);
+        }
+    }
+}
+
 std::set<std::string> columnsWarnedAsNull(const std::string& stderrText, const std::string& table) {
     std::set<std::string> columns;
     std::regex warning("column '([a-z0-9_]+)' of table '" + table + "' [^;]*; sent as null");
@@ -156,6 +171,7 @@ void everyTypeArrivesExact(const DatabaseEnv& env, const TypeMatrix& matrix) {
     ScratchDir dir;
     TapRun run = runTapBinary({"--config", schema.writeConfig(dir, {table})});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    checkEveryRecordValid(run);
     std::vector<ExactJson> schemas;
     auto records = parseRun(run, table, schemas);
     REQUIRE(schemas.size() == 1);
@@ -186,6 +202,7 @@ void everyTypeArrivesExact(const DatabaseEnv& env, const TypeMatrix& matrix) {
                                        table + R"(","pk_column":"id","start_from":"snapshot"}]})");
     TapRun snapshot = runTapBinary({"--config", snapshotConfig});
     REQUIRE_MESSAGE(snapshot.exitCode == 0, snapshot.stderrText);
+    checkEveryRecordValid(snapshot);
     std::vector<ExactJson> snapshotSchemas;
     auto scanned = parseRun(snapshot, table, snapshotSchemas);
     REQUIRE(scanned.size() == nullId);
@@ -305,6 +322,21 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
          "citext",
          string,
          {{"'MiXeD'", R"("MiXeD")"}, {"''", R"("")"}, {"'c'", R"("c")"}, {"'cc'", R"("cc")"}}},
+        // U+0085, U+2028 and U+2029, in text and inside a JSON document: escaped.
+        {"c_text_breaks",
+         "text",
+         string,
+         {{"E'a\\u2028b'", R"("a\u2028b")"},
+          {"E'\\u2029'", R"("\u2029")"},
+          {"E'x\\u0085y'", R"("x\u0085y")"},
+          {"'z'", R"("z")"}}},
+        {"c_json_breaks",
+         "jsonb",
+         "{}",
+         {{R"('{"k": "a\u2028b"}')", R"({"k":"a\u2028b"})"},
+          {"'[]'", "[]"},
+          {R"('["\u0085"]')", R"(["\u0085"])"},
+          {"'1'", "1"}}},
         {"c_date",
          "date",
          R"({"type":["string","null"],"format":"date"})",
@@ -328,14 +360,15 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
           {"'-infinity'", "null"},
           {"'2024-07-01 12:00:00'", R"("2024-07-01T16:00:00.000000+00:00")"},
           {"'2024-01-01 00:00:00.000001+00'", R"("2024-01-01T00:00:00.000001+00:00")"}}},
-        // TIME: six fraction digits always, timetz with its offset (the ABI's TIME form).
+        // TIME: six fraction digits always, timetz with its offset (the ABI's TIME form). The
+        // end of a day, 24:00:00, is no RFC 3339 time: NULL, with a warning.
         {"c_time",
          "time",
          R"({"type":["string","null"],"format":"time"})",
          {{"'13:14:15.5'", R"("13:14:15.500000")"},
           {"'00:00:00'", R"("00:00:00.000000")"},
-          {"'24:00:00'", R"("24:00:00.000000")"},
-          {"'00:00:00.000001'", R"("00:00:00.000001")"}}},
+          {"'24:00:00'", "null"},
+          {"'23:59:59.999999'", R"("23:59:59.999999")"}}},
         {"c_timetz",
          "timetz",
          R"({"type":["string","null"],"format":"time"})",
@@ -343,6 +376,36 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
           {"'23:59:59.999999-03:30'", R"("23:59:59.999999-03:30")"},
           {"'00:00:00+00'", R"("00:00:00.000000+00:00")"},
           {"'12:00:00-12'", R"("12:00:00.000000-12:00")"}}},
+        {"c_timetz_edge",
+         "timetz",
+         R"({"type":["string","null"],"format":"time"})",
+         {{"'24:00:00+00'", "null"},
+          {"'00:00:00+15:59'", R"("00:00:00.000000+15:59")"},
+          {"'23:59:59.999999+00'", R"("23:59:59.999999+00:00")"},
+          {"'24:00:00-12'", "null"}}},
+        // Years past 9999 have no RFC 3339 form: NULL, with a warning; year 1 is a date.
+        {"c_date_edge",
+         "date",
+         R"({"type":["string","null"],"format":"date"})",
+         {{"'0001-01-01'", R"("0001-01-01")"},
+          {"'10000-01-01'", "null"},
+          {"'5874897-12-31'", "null"},
+          {"'1970-01-01'", R"("1970-01-01")"}}},
+        {"c_ts_edge",
+         "timestamp",
+         R"({"type":["string","null"],"format":"date-time"})",
+         {{"'0001-01-01 00:00:00'", R"("0001-01-01T00:00:00.000000+00:00")"},
+          {"'10000-01-01 00:00:00'", "null"},
+          {"'294276-12-31 23:59:59'", "null"},
+          {"'9999-12-31 23:59:59.999999'", R"("9999-12-31T23:59:59.999999+00:00")"}}},
+        // An offset east of UTC moves year 1's first hours before year 1 (BC).
+        {"c_tstz_edge",
+         "timestamptz",
+         R"({"type":["string","null"],"format":"date-time"})",
+         {{"'0001-01-01 00:00:00+00'", R"("0001-01-01T00:00:00.000000+00:00")"},
+          {"'10000-01-01 00:00:00+00'", "null"},
+          {"'0001-01-01 00:00:00+05'", "null"},
+          {"'9999-12-31 23:59:59.999999+00'", R"("9999-12-31T23:59:59.999999+00:00")"}}},
         {"c_json",
          "json",
          "{}",
@@ -394,13 +457,16 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
           {"'{}'", "[]"},
           {"'{2147483647,-2147483648}'", "[2147483647,-2147483648]"},
           {"'{-1}'", "[-1]"}}},
+        // PostgreSQL keeps arrays of any dimensions in any array column; the schema's are the
+        // declared ones, and an array of others is NULL, with a warning (json[] aside: its
+        // items may be anything).
         {"c_text_arr",
          "text[][]",
          R"({"type":["array","null"],"items":{"type":["array","null"],"items":{"type":["string","null"]}}})",
          {{R"(E'{{a,NULL},{"b\\"c",""}}')", R"([["a",null],["b\"c",""]])"},
           {"'{}'", "[]"},
-          {R"('{"{}",NULL}')", R"(["{}",null])"},
-          {R"('{"\\","😀"}')", R"(["\\","😀"])"}}},
+          {R"('{"{}",NULL}')", "null"},
+          {R"('{{"\\","😀"}}')", R"([["\\","😀"]])"}}},
         // array_to_json writes NaN as a string, which the element schema allows
         // (plugins/postgres/types.cpp).
         {"c_num_arr",
@@ -453,7 +519,9 @@ CREATE DOMAIN type_matrix_money2 AS type_matrix_money1;
          {{"12.3", "12.30"}, {"-0.01", "-0.01"}, {"0", "0.00"}, {"99999999.99", "99999999.99"}}},
     };
     matrix.rowSessions.assign(valuedRows(matrix), "");
-    matrix.columnsSentAsNull = {"c_num", "c_real", "c_double", "c_date", "c_ts", "c_tstz"};
+    matrix.columnsSentAsNull = {"c_num",       "c_real",    "c_double",    "c_date",
+                                "c_ts",        "c_tstz",    "c_time",      "c_timetz_edge",
+                                "c_date_edge", "c_ts_edge", "c_tstz_edge", "c_text_arr"};
     return matrix;
 }
 
@@ -465,7 +533,9 @@ TypeMatrix mysqlMatrix() {
     const char* string = R"({"type":["string","null"]})";
     const char* bytes = R"({"type":["string","null"],"contentEncoding":"base16"})";
     const char* dateTime = R"({"type":["string","null"],"format":"date-time"})";
-    const char* time = R"({"type":["string","null"],"format":"time"})";
+    // A TIME is a duration: a string without format time, which no value beyond a day could
+    // satisfy.
+    const char* duration = string;
     matrix.columns = {
         // TINYINT(1) is MySQL's BOOLEAN: any non-zero value is true.
         {"c_bool", "TINYINT(1)", boolean, {{"1", "true"}, {"0", "false"}, {"2", "true"}}},
@@ -551,6 +621,19 @@ TypeMatrix mysqlMatrix() {
           {"''", R"("")"},
           {"' '", R"(" ")"}}},
         {"c_tinytext", "TINYTEXT", string, {{"''", R"("")"}, {"'t'", R"("t")"}, {"' '", R"(" ")"}}},
+        // U+0085, U+2028 and U+2029, in text and inside a JSON document: escaped.
+        {"c_text_breaks",
+         "TEXT",
+         string,
+         {{"CONCAT('a', CHAR(0xE280A8 USING utf8mb4), 'b')", R"("a\u2028b")"},
+          {"CHAR(0xE280A9 USING utf8mb4)", R"("\u2029")"},
+          {"CONCAT('x', CHAR(0xC285 USING utf8mb4), 'y')", R"("x\u0085y")"}}},
+        {"c_json_breaks",
+         "JSON",
+         "{}",
+         {{R"(CONCAT('["', CHAR(0xE280A8 USING utf8mb4), '"]'))", R"(["\u2028"])"},
+          {"'[]'", "[]"},
+          {"'1'", "1"}}},
         {"c_text", "TEXT", string, {{"'x'", R"("x")"}, {"''", R"("")"}, {"'😀'", R"("😀")"}}},
         {"c_mediumtext",
          "MEDIUMTEXT",
@@ -602,6 +685,19 @@ TypeMatrix mysqlMatrix() {
          {{"'2024-02-29 13:14:15.123456'", R"("2024-02-29T13:14:15.123456+00:00")"},
           {"'9999-12-31 23:59:59.999999'", R"("9999-12-31T23:59:59.999999+00:00")"},
           {"'0000-00-00 00:00:00'", "null"}}},
+        // Year 1 and year 9999 are RFC 3339 dates, and MariaDB stores them (year 0 too).
+        {"c_date_edge",
+         "DATE",
+         R"({"type":["string","null"],"format":"date"})",
+         {{"'0001-01-01'", R"("0001-01-01")"},
+          {"'9999-12-31'", R"("9999-12-31")"},
+          {"'0000-01-01'", R"("0000-01-01")"}}},
+        {"c_dt_edge",
+         "DATETIME(6)",
+         dateTime,
+         {{"'0001-01-01 00:00:00'", R"("0001-01-01T00:00:00.000000+00:00")"},
+          {"'9999-12-31 23:59:59.999999'", R"("9999-12-31T23:59:59.999999+00:00")"},
+          {"'1000-01-01 00:00:00'", R"("1000-01-01T00:00:00.000000+00:00")"}}},
         {"c_dt0",
          "DATETIME",
          dateTime,
@@ -619,13 +715,13 @@ TypeMatrix mysqlMatrix() {
         // TIME is a duration up to ±838 hours; six fraction digits always (the ABI's TIME form).
         {"c_time6",
          "TIME(6)",
-         time,
+         duration,
          {{"'838:59:59.000000'", R"("838:59:59.000000")"},
           {"'-838:59:59.000000'", R"("-838:59:59.000000")"},
           {"'-00:00:00.000001'", R"("-00:00:00.000001")"}}},
         {"c_time0",
          "TIME",
-         time,
+         duration,
          {{"'-838:59:59'", R"("-838:59:59.000000")"},
           {"'00:00:00'", R"("00:00:00.000000")"},
           {"'12:30:45'", R"("12:30:45.000000")"}}},

@@ -343,6 +343,10 @@ TEST_CASE("status codes keep their v1 values") {
     CHECK(TDG_INTERNAL == 11);
 }
 
+TEST_CASE("status codes added later keep their values") {
+    CHECK(TDG_TABLE_CHANGED == 12);  // since 5
+}
+
 TEST_CASE("value kinds keep their v1 values") {
     CHECK(TDG_KIND_NULL == 0);
     CHECK(TDG_KIND_BOOL == 1);

@@ -30,6 +30,46 @@ public:
 
 using Init = tapdiffgen::sdk::detail::Trampolines<NothingDriver>;
 
+// A table that was altered after every description the host has of it.
+class ChangedTableDriver : public NothingDriver {
+public:
+    using NothingDriver::NothingDriver;
+    void fetchRows(const tapdiffgen::sdk::FetchRequest&,
+                   tapdiffgen::sdk::RowBatchBuilder&) override {
+        throw tapdiffgen::sdk::tableChanged("column 'b' does not exist in table 't'");
+    }
+};
+
+using ChangedInit = tapdiffgen::sdk::detail::Trampolines<ChangedTableDriver>;
+
+TdgStatus fetchFromChangedTable(int32_t version) {
+    TdgDriver table{};
+    table.struct_size = sizeof(TdgDriver);
+    TdgError error{};
+    REQUIRE(ChangedInit::init(version, &table, &error) == TDG_OK);
+    tapdiffgen::sdk::ConnectOptions options;
+    ChangedTableDriver driver(options);
+    tapdiffgen::sdk::IDialectDriver* base = &driver;
+    const char* columns[] = {"a"};
+    const char* keys[] = {"1"};
+    const uint64_t sizes[] = {1};
+    TdgFetchRequest request{};
+    request.struct_size = TDG_FETCH_REQUEST_SIZE_1;
+    request.num_columns = 1;
+    request.table = {nullptr, "t"};
+    request.columns = columns;
+    request.key_column = "a";
+    request.num_keys = 1;
+    request.keys = keys;
+    request.key_sizes = sizes;
+    TdgError fetchError{};
+    const TdgStatus status = table.fetch_rows(
+        reinterpret_cast<TdgConnection*>(base), &request,
+        [](void*, const TdgRowBatch*) { return 0; }, nullptr, &fetchError);
+    if (fetchError.release != nullptr) fetchError.release(&fetchError);
+    return status;
+}
+
 }  // namespace
 
 TEST_CASE("driver table: a host's table without fetch_rows_many is not written past its end") {
@@ -100,4 +140,9 @@ TEST_CASE("driver table: a driver that cannot wait answers wait_for_change NOT_I
     CHECK(table.wait_for_change(reinterpret_cast<TdgConnection*>(base), 10, &changed, &waitError) ==
           TDG_NOT_IMPLEMENTED);
     CHECK(changed == 0);
+}
+
+TEST_CASE("driver table: TABLE_CHANGED reaches a host of revision 5, NOT_FOUND an older one") {
+    CHECK(fetchFromChangedTable(TDG_ABI_VERSION_5) == TDG_TABLE_CHANGED);
+    CHECK(fetchFromChangedTable(TDG_ABI_VERSION_4) == TDG_NOT_FOUND);
 }

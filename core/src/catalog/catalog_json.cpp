@@ -93,10 +93,17 @@ void applyEntry(const Poco::JSON::Object::Ptr& entry, StreamDefinition& stream) 
         }
     }
     stream.selected = isSelected(streamMetadata, false);
+    stream.deselectedColumns.clear();
+    for (const auto& [name, values] : columnMetadata) {
+        if (!stream.key.contains(name) && !isSelected(values, true)) {
+            stream.deselectedColumns.push_back(name);
+        }
+    }
     for (StreamColumn& column : stream.columns) {
-        auto found = columnMetadata.find(column.name);
-        column.selected = stream.key.contains(column.name) ||
-                          isSelected(found == columnMetadata.end() ? nullptr : found->second, true);
+        column.selected =
+            stream.key.contains(column.name) ||
+            std::find(stream.deselectedColumns.begin(), stream.deselectedColumns.end(),
+                      column.name) == stream.deselectedColumns.end();
     }
 }
 

@@ -1,7 +1,5 @@
 #include "catalog/discovery.hpp"
 
-#include <Poco/JSON/Parser.h>
-
 #include <algorithm>
 
 namespace tapdiffgen::core {
@@ -16,20 +14,6 @@ std::string columnList(const std::vector<ColumnDescription>& columns) {
     return names;
 }
 
-// uuid text may be journalled in upper case; the database returns it in lower case. The
-// driver's schema says which columns hold uuids.
-bool isUuid(const ColumnDescription& column) {
-    try {
-        auto schema =
-            Poco::JSON::Parser().parse(column.jsonSchema).extract<Poco::JSON::Object::Ptr>();
-        return schema && schema->optValue<std::string>("format", "") == "uuid";
-    } catch (const Poco::Exception&) {
-        return false;  // not an object: no format
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-
 KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescription>& columns,
                   const std::string& where) {
     KeySpec key;
@@ -41,7 +25,7 @@ KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescripti
                                  " is not a column of table '" + setting.tableName +
                                  "' (its columns: " + columnList(columns) + ")");
         }
-        key.columns.push_back(KeyColumn{column->name, column->kind, isUuid(*column)});
+        key.columns.push_back(KeyColumn{column->name, column->kind, holdsUuids(*column)});
     }
     return key;
 }
@@ -102,12 +86,9 @@ StreamDefinition describeStream(DialectConnection& connection, const TapConfig& 
                              " plugin cannot read (it speaks dialect ABI version 1; composite "
                              "keys need version 2)");
     }
-    for (const auto& column : stream.columns) {
-        if (column.name == kIsDeleted || column.name == kDiffgenTsCreated ||
-            column.name == kDeletedAt) {
-            throw DiscoveryError("table '" + setting.tableName + "' has a column named '" +
-                                 column.name + "', which tap-diffgen adds to every record");
-        }
+    if (const std::optional<std::string> reserved = reservedColumnOf(stream)) {
+        throw DiscoveryError("table '" + setting.tableName + "' has a column named '" + *reserved +
+                             "', which tap-diffgen adds to every record");
     }
     return stream;
 }

@@ -1,11 +1,41 @@
 #include "catalog/stream_definition.hpp"
 
+#include <Poco/JSON/Parser.h>
+
 #include <algorithm>
 #include <stdexcept>
 
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core {
+
+bool sameDescription(const ColumnDescription& a, const ColumnDescription& b) {
+    return a.name == b.name && a.ordinal == b.ordinal && a.kind == b.kind &&
+           a.sqlType == b.sqlType && a.precision == b.precision && a.scale == b.scale &&
+           a.nullable == b.nullable && a.primaryKey == b.primaryKey && a.jsonSchema == b.jsonSchema;
+}
+
+bool holdsUuids(const ColumnDescription& column) {
+    try {
+        auto schema =
+            Poco::JSON::Parser().parse(column.jsonSchema).extract<Poco::JSON::Object::Ptr>();
+        return schema && schema->optValue<std::string>("format", "") == "uuid";
+    } catch (const Poco::Exception&) {
+        return false;  // not an object: no format
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+std::optional<std::string> reservedColumnOf(const StreamDefinition& stream) {
+    for (const auto& column : stream.columns) {
+        if (column.name == kIsDeleted || column.name == kDiffgenTsCreated ||
+            column.name == kDeletedAt) {
+            return column.name;
+        }
+    }
+    return std::nullopt;
+}
 
 std::vector<const ColumnDescription*> StreamDefinition::selectedColumns() const {
     std::vector<const ColumnDescription*> out;

@@ -2,6 +2,7 @@
 // which of them are selected, and the JSON Schema the SCHEMA message carries.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct StreamColumn : ColumnDescription {
     bool selected = true;
 };
 
+/// Whether two descriptions of a column say the same: name, place, kind, SQL type, precision,
+/// scale, nullability, key membership and JSON Schema.
+bool sameDescription(const ColumnDescription& a, const ColumnDescription& b);
+
 struct StreamDefinition {
     std::string name;         // "invoices", or "sales-invoices" for sales.invoices
     std::string tableName;    // as configured
@@ -33,6 +38,10 @@ struct StreamDefinition {
     bool addDeletedAt = true;
     std::vector<StreamColumn> columns;  // every column of the table, in ordinal order
     bool selected = true;
+    /// The columns a catalog deselected, by name: they stay out when the table is described
+    /// again during the run, while a column the catalog does not name is selected with its
+    /// stream (the Singer SDK's rule for a property without metadata).
+    std::vector<std::string> deselectedColumns;
 
     /// Selected columns in ordinal order (the key is always among them).
     std::vector<const ColumnDescription*> selectedColumns() const;
@@ -44,6 +53,14 @@ struct StreamDefinition {
 private:
     std::string schemaFor(const std::vector<const ColumnDescription*>& columns) const;
 };
+
+/// Whether the column holds uuids, as its schema's format says: their text may be journalled in
+/// upper case, where the database returns it in lower case.
+bool holdsUuids(const ColumnDescription& column);
+
+/// A column of the stream's table that takes the name of a column tap-diffgen adds to every
+/// record (is_deleted, _sdc_diffgen_ts_created, _sdc_deleted_at), if any.
+std::optional<std::string> reservedColumnOf(const StreamDefinition& stream);
 
 /// A column's schema with null allowed (every non-key column: tombstones carry nulls).
 std::string nullableSchema(const std::string& schemaJson);

@@ -9,6 +9,7 @@
 #include "catalog/catalog_json.hpp"
 #include "catalog/discovery.hpp"
 #include "catalog/journal_checks.hpp"
+#include "catalog/stream_change.hpp"
 #include "cli/about.hpp"
 #include "cli/command_line.hpp"
 #include "cli/man_page.hpp"
@@ -104,6 +105,8 @@ int tapMain(int argc, char** argv) {
     } catch (const PluginLoadError& failure) {
         return fail(failure.what());
     } catch (const DiscoveryError& failure) {
+        return fail(failure.what());
+    } catch (const SchemaChangeError& failure) {
         return fail(failure.what());
     } catch (const CatalogError& failure) {
         return fail(failure.what());

@@ -30,6 +30,8 @@ const char* statusName(TdgStatus status) {
             return "INVALID_DATA";
         case TDG_INTERNAL:
             return "INTERNAL";
+        case TDG_TABLE_CHANGED:
+            return "TABLE_CHANGED";
         default:
             return "UNKNOWN";
     }

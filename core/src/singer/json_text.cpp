@@ -105,6 +105,21 @@ size_t skipPlain(std::string_view text, size_t i) {
     return i;
 }
 
+// U+0085, U+2028 and U+2029 are valid in a JSON string, but readers that split lines on them
+// (Python's str.splitlines) would cut a message in two. Their escape when the valid sequence at
+// text[i] (lead byte `lead`, `length` bytes) is one of them, else null: a look at the lead byte
+// for any other character.
+const char* lineBreakEscape(unsigned char lead, std::string_view text, size_t i, size_t length) {
+    if (lead == 0xC2) {
+        return length == 2 && static_cast<unsigned char>(text[i + 1]) == 0x85 ? "\\u0085" : nullptr;
+    }
+    if (lead != 0xE2 || length != 3 || static_cast<unsigned char>(text[i + 1]) != 0x80) {
+        return nullptr;
+    }
+    const auto last = static_cast<unsigned char>(text[i + 2]);
+    return last == 0xA8 ? "\\u2028" : last == 0xA9 ? "\\u2029" : nullptr;
+}
+
 }  // namespace
 
 void appendJsonString(std::string& out, std::string_view text) {
@@ -112,33 +127,56 @@ void appendJsonString(std::string& out, std::string_view text) {
     size_t runStart = 0;
     size_t i = 0;
     while ((i = skipPlain(text, i)) < text.size()) {
-        unsigned char c = static_cast<unsigned char>(text[i]);
+        const auto c = static_cast<unsigned char>(text[i]);
+        const char* replacement = nullptr;
+        size_t length = 1;
         if (c >= 0x80) {
-            size_t length = validUtf8Length(text, i);
-            if (length != 0) {
-                i += length;
-                continue;
+            length = validUtf8Length(text, i);
+            if (length == 0) {
+                replacement = "\xEF\xBF\xBD";
+                length = 1;
+            } else {
+                if (c == 0xC2 || c == 0xE2) replacement = lineBreakEscape(c, text, i, length);
+                if (replacement == nullptr) {
+                    i += length;
+                    continue;
+                }
             }
         }
         out.append(text.data() + runStart, i - runStart);
-        if (c >= 0x80) {
-            out += "\xEF\xBF\xBD";
+        if (replacement != nullptr) {
+            out += replacement;
         } else {
             appendEscape(out, c);
         }
-        ++i;
+        i += length;
         runStart = i;
     }
     out.append(text.data() + runStart, text.size() - runStart);
     out.push_back('"');
 }
 
+// Outside its strings a valid document holds U+0085, U+2028 and U+2029 nowhere, so their escape
+// is right wherever they stand.
 void appendJsonDocument(std::string& out, std::string_view document) {
-    size_t start = out.size();
-    out.append(document);
-    std::replace_if(
-        out.begin() + static_cast<std::ptrdiff_t>(start), out.end(),
-        [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    size_t runStart = 0;
+    for (size_t i = 0; i < document.size(); ++i) {
+        const auto c = static_cast<unsigned char>(document[i]);
+        const char* replacement = nullptr;
+        size_t length = 1;
+        if (c == '\n' || c == '\r') {
+            replacement = " ";
+        } else if (c == 0xC2 || c == 0xE2) {
+            length = std::min<size_t>(c == 0xC2 ? 2 : 3, document.size() - i);
+            replacement = lineBreakEscape(c, document, i, length);
+        }
+        if (replacement == nullptr) continue;
+        out.append(document.data() + runStart, i - runStart);
+        out += replacement;
+        i += length - 1;
+        runStart = i + 1;
+    }
+    out.append(document.data() + runStart, document.size() - runStart);
 }
 
 void appendHexString(std::string& out, std::string_view bytes) {

@@ -8,13 +8,16 @@
 
 namespace tapdiffgen::core {
 
-/// Appends `text` as a JSON string (quotes included): escapes quotes, backslashes and control
-/// characters, and replaces every invalid UTF-8 sequence with U+FFFD so the line stays valid.
+/// Appends `text` as a JSON string (quotes included): escapes quotes, backslashes, control
+/// characters and the line breaks U+0085, U+2028 and U+2029 (valid JSON, but a reader that
+/// splits lines on them would cut the message), and replaces every invalid UTF-8 sequence with
+/// U+FFFD so the line stays valid.
 void appendJsonString(std::string& out, std::string_view text);
 
 /// Appends a JSON document as a value of the message being written. A valid document holds a
 /// line break only as white space between tokens (a string cannot contain one raw), so each
-/// becomes a space: the message stays on its one line.
+/// becomes a space, and U+0085, U+2028 and U+2029 only inside its strings, where they are
+/// escaped: the message stays on its one line whoever splits it.
 void appendJsonDocument(std::string& out, std::string_view document);
 
 /// Appends bytes as a JSON string of lowercase hex digits.

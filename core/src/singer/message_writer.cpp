@@ -24,6 +24,9 @@ MessageWriter::~MessageWriter() {
 
 void MessageWriter::writeSchema(std::string_view stream, std::string_view schemaJson,
                                 const std::vector<std::string>& keyProperties) {
+    // A target reads a BATCH file's records under the SCHEMA before its BATCH message: a file
+    // of records under an older SCHEMA is announced before a new one.
+    if (batch_) batch_->closeAll(buffer_);
     buffer_ += R"({"type":"SCHEMA","stream":)";
     appendJsonString(buffer_, stream);
     buffer_ += R"(,"schema":)";

@@ -20,6 +20,8 @@ public:
     explicit MessageWriter(int fd = 1, size_t flushThreshold = 1u << 20);
     ~MessageWriter() override;
 
+    /// Writes a SCHEMA, after closing and announcing every open batch file (whose records were
+    /// written under the SCHEMA before it).
     void writeSchema(std::string_view stream, std::string_view schemaJson,
                      const std::vector<std::string>& keyProperties);
 

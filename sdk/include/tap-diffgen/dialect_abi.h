@@ -67,10 +67,11 @@ extern "C" {
  *      describe_tables (every configured table described in a bounded number of round trips).
  *   5  journal_bounds and inspect_journal: what the log still holds and how the catalog feeds
  *      it, so that the engine notices a pruned or reset journal, a cached id sequence,
- *      partitions and foreign-key actions that bypass triggers, instead of losing changes.
+ *      partitions and foreign-key actions that bypass triggers, instead of losing changes;
  *      scan_chunk and estimate_rows (with TdgScanRequest's after_key and max_rows): a snapshot
  *      reads its table one bounded chunk at a time between pages of the log, resumes after
- *      the last chunk it wrote, and reports its progress against the table's size.
+ *      the last chunk it wrote, and reports its progress against the table's size;
+ *      TDG_TABLE_CHANGED, a row read's way to say the table changed under its request.
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
@@ -114,6 +115,17 @@ typedef int32_t TdgStatus;
 #define TDG_INVALID_DATA 10
 /** A bug inside the plugin. */
 #define TDG_INTERNAL 11
+/**
+ * Since 5: a row read (fetch_rows, fetch_rows_many, scan_table) found that the table no longer
+ * matches its request: a requested column is gone, or its values no longer arrive as the kind
+ * the request's column_kinds give (a column dropped, renamed or retyped since describe_table).
+ * No row read after the change reaches a sink: the rows delivered before it (of this request or
+ * of those before it in fetch_rows_many) were read before it and fit the request. The message
+ * names the table and the column. Not retryable: the host describes the table again and reads
+ * the rows it still needs with the table's new columns. A plugin that was asked for an older
+ * revision returns TDG_NOT_FOUND instead.
+ */
+#define TDG_TABLE_CHANGED 12
 
 /** A failure's description. Produced by the plugin, released by the host. */
 typedef struct TdgError {

@@ -45,9 +45,9 @@ TEST_CASE("a byte to escape is found wherever it stands in a long string") {
         std::string written;
     };
     const Special specials[] = {
-        {"\"", "\\\""},           {"\\", "\\\\"},  {std::string(1, '\0'), "\\u0000"},
-        {"\x1f", "\\u001f"},      {"\n", "\\n"},   {"\xC3\xA9", "\xC3\xA9"},
-        {"\xFF", "\xEF\xBF\xBD"}, {"\x7f", "\x7f"}};
+        {"\"", "\\\""},           {"\\", "\\\\"},   {std::string(1, '\0'), "\\u0000"},
+        {"\x1f", "\\u001f"},      {"\n", "\\n"},    {"\xC3\xA9", "\xC3\xA9"},
+        {"\xFF", "\xEF\xBF\xBD"}, {"\x7f", "\x7f"}, {"\xE2\x80\xA8", "\\u2028"}};
     for (size_t length = 1; length <= 50; ++length) {
         for (size_t at = 0; at < length; ++at) {
             for (const Special& special : specials) {
@@ -58,6 +58,25 @@ TEST_CASE("a byte to escape is found wherever it stands in a long string") {
             }
         }
     }
+}
+
+// Valid JSON, but Python's str.splitlines() breaks a line at each of them: a Singer reader that
+// splits stdout so would cut the message in two.
+TEST_CASE("U+0085, U+2028 and U+2029 are escaped, their neighbours are not") {
+    CHECK(json("a\xC2\x85"
+               "b") == R"("a\u0085b")");
+    CHECK(json("a\xE2\x80\xA8"
+               "b\xE2\x80\xA9"
+               "c") == R"("a\u2028b\u2029c")");
+    // U+0084, U+2027, U+202A and U+00C5 are no line breaks.
+    CHECK(json("\xC2\x84\xE2\x80\xA7\xE2\x80\xAA\xC3\x85") ==
+          "\"\xC2\x84\xE2\x80\xA7\xE2\x80\xAA\xC3\x85\"");
+    // A cut sequence stays invalid UTF-8.
+    CHECK(json("\xE2\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
+    CHECK(render(cell(TDG_KIND_JSON,
+                      "{\"k\": \"a\xE2\x80\xA8"
+                      "b\xC2\x85\"}\xE2\x80")) == "{\"k\": \"a\\u2028b\\u0085\"}\xE2\x80");
+    CHECK(render(cell(TDG_KIND_JSON, "[\"\xE2\x80\xA9\"]")) == R"(["\u2029"])");
 }
 
 TEST_CASE("cells render by kind") {

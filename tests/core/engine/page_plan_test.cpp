@@ -60,15 +60,14 @@ private:
     EventPage page_;
 };
 
-const KeySpec& integerKey() {
-    static const KeySpec key{{KeyColumn{"id", TDG_KIND_INT64, false}}};
-    return key;
+std::shared_ptr<const KeySpec> integerKey() {
+    return std::make_shared<const KeySpec>(KeySpec{{KeyColumn{"id", TDG_KIND_INT64, false}}});
 }
 
 PageStreams twoStreams() {
     PageStreams streams;
-    streams.add("a", {&integerKey(), false});
-    streams.add("b", {&integerKey(), false});
+    streams.add("a", {integerKey(), false});
+    streams.add("b", {integerKey(), false});
     return streams;
 }
 

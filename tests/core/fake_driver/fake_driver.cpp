@@ -33,9 +33,15 @@
 //   "lose_connection_at_chunk": N (the Nth scan_chunk call of the process fails once, after
 //                                  delivering its first row, as a server restart would)
 //   "estimated_rows": N           (what estimate_rows answers; none by default)
+//   "alter": [{"at_page": N | "after_describe": N, "tables": {"name": {...} or null}}, ...]
+//                                 (a migration: the Nth page read of the process first, or the
+//                                  Nth describe of the process last, replaces each named table,
+//                                  columns and rows, or drops it (null), for every connection)
 // }
 // scan_chunk reads a table's rows in key order (integer key columns compared as numbers, the
 // others as text).
+// A row read asked for a column the table no longer has answers TDG_TABLE_CHANGED; a column
+// that holds another kind now is sent as that kind, as a plugin that does not check would.
 // A "late" event is invisible (a running transaction holds it) until check_horizon has been
 // called checksUntilVisible times; then it is visible, and the horizon is final once every
 // late event is visible. Connections open at the same time share one database, as sessions
@@ -105,12 +111,65 @@ FakeEvent eventFrom(const Poco::JSON::Array::Ptr& item, bool late) {
     return event;
 }
 
+// A migration of "alter".
+struct FakeAlteration {
+    int atPage = 0;
+    int afterDescribe = 0;
+    std::map<std::string, std::optional<FakeTable>> tables;  // nullopt: dropped
+};
+
 // What the connections open at the same time share.
 struct SharedDatabase {
     std::mutex mutex;
+    std::map<std::string, FakeTable> tables;
+    std::vector<FakeAlteration> alterations;
     std::vector<FakeEvent> events;
     int restarts = 0;  // losses so far: a connection from before the last one is broken
 };
+
+FakeTable tableFrom(const Poco::JSON::Object::Ptr& table) {
+    FakeTable fake;
+    auto columns = table->getArray("columns");
+    for (size_t i = 0; i < columns->size(); ++i) {
+        auto column = columns->getObject(static_cast<unsigned>(i));
+        fake.columns.push_back({column->getValue<std::string>("name"),
+                                kindFromName(column->getValue<std::string>("kind")),
+                                column->has("scale") ? column->getValue<int>("scale") : -1,
+                                column->has("pk") && column->getValue<bool>("pk")});
+    }
+    auto rows = table->getArray("rows");
+    for (size_t i = 0; rows && i < rows->size(); ++i) {
+        fake.rows.push_back(rows->getArray(static_cast<unsigned>(i)));
+    }
+    return fake;
+}
+
+std::map<std::string, std::optional<FakeTable>> tablesFrom(const Poco::JSON::Object::Ptr& tables) {
+    std::map<std::string, std::optional<FakeTable>> read;
+    for (const auto& [name, value] : *tables) {
+        read[name] = value.isEmpty()
+                         ? std::nullopt
+                         : std::optional(tableFrom(value.extract<Poco::JSON::Object::Ptr>()));
+    }
+    return read;
+}
+
+// Called with the database's mutex held.
+void applyAlterations(SharedDatabase& database, int page, int describe) {
+    for (const FakeAlteration& alteration : database.alterations) {
+        if ((page == 0 || alteration.atPage != page) &&
+            (describe == 0 || alteration.afterDescribe != describe)) {
+            continue;
+        }
+        for (const auto& [name, table] : alteration.tables) {
+            if (table) {
+                database.tables[name] = *table;
+            } else {
+                database.tables.erase(name);
+            }
+        }
+    }
+}
 
 class FakeDriver : public IDialectDriver {
 public:
@@ -127,7 +186,6 @@ public:
         text << file.rdbuf();
         Poco::JSON::Parser parser;
         auto root = parser.parse(text.str()).extract<Poco::JSON::Object::Ptr>();
-        loadTables(root->getObject("tables"));
         database_ = openDatabase(path, root);
         restartsSeen_ = database_->restarts;
         if (root->has("page_delay_ms")) pageDelay_ = root->getValue<int>("page_delay_ms");
@@ -165,7 +223,7 @@ public:
 
     std::vector<ColumnInfo> describeTable(const TableName& table) override {
         if (table.display() == "diffgen") return diffgenColumns();
-        const FakeTable& fake = find(table);
+        const FakeTable fake = find(table);
         std::vector<ColumnInfo> columns;
         int ordinal = 0;
         for (const FakeColumn& column : fake.columns) {
@@ -183,6 +241,22 @@ public:
         return columns;
     }
 
+    std::vector<std::vector<ColumnInfo>> describeTables(
+        const std::vector<TableName>& tables) override {
+        const int describes = count(Tally::Describes, path_);
+        struct Later {
+            SharedDatabase& database;
+            int describes;
+            ~Later() {
+                std::lock_guard<std::mutex> lock(database.mutex);
+                applyAlterations(database, 0, describes);
+            }
+        } later{*database_, describes};
+        std::vector<std::vector<ColumnInfo>> described;
+        for (const TableName& table : tables) described.push_back(describeTable(table));
+        return described;
+    }
+
     void readDiffgenPage(const PageRequest& request, EventPage& page) override {
         cancelled_ = false;
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(pageDelay_);
@@ -198,6 +272,7 @@ public:
             ++database_->restarts;
             throwIfRestarted();
         }
+        applyAlterations(*database_, pagesRead, 0);
         if (pruneAtPage_.first == pagesRead) {
             std::erase_if(database_->events, [this](const FakeEvent& event) {
                 return event.id <= pruneAtPage_.second;
@@ -257,7 +332,7 @@ public:
                 throwIfRestarted();
             }
         }
-        const FakeTable& fake = find(request.table);
+        const FakeTable fake = find(request.table);
         std::vector<size_t> keyColumns;
         for (std::string_view name : request.keyColumns)
             keyColumns.push_back(columnIndex(fake, name));
@@ -278,7 +353,7 @@ public:
     }
 
     void scanTable(const ScanRequest& request, RowBatchBuilder& rows) override {
-        const FakeTable& fake = find(request.table);
+        const FakeTable fake = find(request.table);
         for (const auto& row : fake.rows) addRow(fake, row, request.columns, rows);
     }
 
@@ -364,7 +439,6 @@ public:
     }
 
 private:
-    std::map<std::string, FakeTable> tables_;
     Poco::Dynamic::Var journal_;
     std::pair<int, int64_t> pruneAtPage_{0, 0};
     std::shared_ptr<SharedDatabase> database_;
@@ -400,6 +474,16 @@ private:
         }
         std::sort(database->events.begin(), database->events.end(),
                   [](const FakeEvent& a, const FakeEvent& b) { return a.id < b.id; });
+        for (auto& [name, table] : tablesFrom(root->getObject("tables"))) {
+            database->tables[name] = *table;
+        }
+        auto alterations = root->getArray("alter");
+        for (size_t i = 0; alterations && i < alterations->size(); ++i) {
+            auto item = alterations->getObject(static_cast<unsigned>(i));
+            database->alterations.push_back({item->optValue<int>("at_page", 0),
+                                             item->optValue<int>("after_describe", 0),
+                                             tablesFrom(item->getObject("tables"))});
+        }
         open[path] = database;
         return database;
     }
@@ -412,7 +496,7 @@ private:
     }
 
     // What is counted per database file across the process's connections, each from 1.
-    enum class Tally { Connections, PagesRead, Fetches, Chunks };
+    enum class Tally { Connections, PagesRead, Fetches, Chunks, Describes };
     static int count(Tally tally, const std::string& path) {
         static std::mutex mutex;
         static std::map<std::pair<Tally, std::string>, int> counts;
@@ -488,29 +572,11 @@ private:
         return facts;
     }
 
-    void loadTables(const Poco::JSON::Object::Ptr& tables) {
-        for (const auto& [name, value] : *tables) {
-            auto table = value.extract<Poco::JSON::Object::Ptr>();
-            FakeTable fake;
-            auto columns = table->getArray("columns");
-            for (size_t i = 0; i < columns->size(); ++i) {
-                auto column = columns->getObject(static_cast<unsigned>(i));
-                fake.columns.push_back({column->getValue<std::string>("name"),
-                                        kindFromName(column->getValue<std::string>("kind")),
-                                        column->has("scale") ? column->getValue<int>("scale") : -1,
-                                        column->has("pk") && column->getValue<bool>("pk")});
-            }
-            auto rows = table->getArray("rows");
-            for (size_t i = 0; rows && i < rows->size(); ++i) {
-                fake.rows.push_back(rows->getArray(static_cast<unsigned>(i)));
-            }
-            tables_[name] = fake;
-        }
-    }
-
-    const FakeTable& find(const TableName& table) const {
-        auto found = tables_.find(table.display());
-        if (found == tables_.end())
+    // A copy: a migration may replace the table while the copy is read.
+    FakeTable find(const TableName& table) const {
+        std::lock_guard<std::mutex> lock(database_->mutex);
+        auto found = database_->tables.find(table.display());
+        if (found == database_->tables.end())
             throw notFound("table '" + table.display() + "' does not exist");
         return found->second;
     }
@@ -519,7 +585,7 @@ private:
         for (size_t i = 0; i < table.columns.size(); ++i) {
             if (table.columns[i].name == name) return i;
         }
-        throw notFound("column '" + std::string(name) + "' does not exist");
+        throw tableChanged("column '" + std::string(name) + "' does not exist");
     }
 
     static int compareValues(TdgValueKind kind, const Poco::Dynamic::Var& a,

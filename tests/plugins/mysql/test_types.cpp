@@ -325,7 +325,8 @@ TEST_CASE("mysql types: describe_table reports kinds that match the cells") {
     CHECK(byName["c_longtext"].kind == TDG_KIND_TEXT);
     CHECK(byName["c_date"].jsonSchema == R"({"type":"string","format":"date"})");
     CHECK(byName["c_ts6"].jsonSchema == R"({"type":"string","format":"date-time"})");
-    CHECK(byName["c_time6"].jsonSchema == R"({"type":"string","format":"time"})");
+    // A TIME is a duration (±838 hours), which format time could not hold.
+    CHECK(byName["c_time6"].jsonSchema == R"({"type":"string"})");
     CHECK(byName["c_longblob"].jsonSchema == R"({"type":"string","contentEncoding":"base16"})");
     CHECK(byName["c_enum"].sqlType == "enum('small','Large')");
 }

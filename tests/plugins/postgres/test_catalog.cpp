@@ -65,7 +65,7 @@ INSERT INTO "tdg_pg My Schema"."Table" VALUES ('a', 1), ('b', 2);
     CHECK(message == "table 'Table' does not exist");
 }
 
-TEST_CASE("missing tables, schemas and columns are NOT_FOUND naming them") {
+TEST_CASE("missing tables and schemas are NOT_FOUND, a missing column TABLE_CHANGED, naming them") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     testing::exec(db, R"SQL(
 DROP TABLE IF EXISTS tdg_pg_cols;
@@ -92,8 +92,8 @@ CREATE TABLE tdg_pg_cols (id int PRIMARY KEY, a text);
                   connection->fetchRows({"", "tdg_pg_cols"}, {"id", "nope"}, "id", {"1"},
                                         ignored.callback());
               },
-              &message) == TDG_NOT_FOUND);
-    CHECK(message == "column 'nope' does not exist in table 'tdg_pg_cols'");
+              &message) == TDG_TABLE_CHANGED);
+    CHECK(message == "table 'tdg_pg_cols' changed under the read: column 'nope' does not exist");
     CHECK(
         statusOf([&] {
             connection->fetchRows({"", "tdg_pg_missing"}, {"id"}, "id", {"1"}, ignored.callback());

@@ -138,11 +138,13 @@ std::map<std::string, std::vector<std::string>> expectedRows() {
         "DECIMAL:3.4028235e+38", "DECIMAL:1.7976931348623157e+308", "BOOL:true", "TEXT:x", "TEXT:y",
         "TEXT:z    ", "TEXT:n", "TEXT:c", "NULL", "TIMESTAMP:2000-01-01T00:00:00.000000",
         // Written by a session in America/New_York (the server's zone): 16:00 UTC.
-        "TIMESTAMPTZ:2024-07-01T16:00:00.000000+00:00", "TIME:24:00:00.000000",
-        "TIME:00:00:00.000000+00:00", "JSON:null", "JSON:{\"k\": \"\xc3\xa9 \xf0\x9f\x98\x80\"}",
-        "TEXT:ffffffff-ffff-ffff-ffff-ffffffffffff", "BYTES:deadbeef", "JSON:[[1,2],[3,null]]",
-        R"(JSON:["{}",null])", "TEXT:00:00:00", "TEXT:0.0.0.0", "TEXT:0.0.0.0/0", "TEXT:$0.00",
-        "TEXT:happy", "DECIMAL:0.00"};
+        // 24:00:00 is no RFC 3339 time, and arrays of other dimensions than their columns
+        // declare fit no schema (cells.hpp): NULL.
+        "TIMESTAMPTZ:2024-07-01T16:00:00.000000+00:00", "NULL", "TIME:00:00:00.000000+00:00",
+        "JSON:null", "JSON:{\"k\": \"\xc3\xa9 \xf0\x9f\x98\x80\"}",
+        "TEXT:ffffffff-ffff-ffff-ffff-ffffffffffff", "BYTES:deadbeef", "NULL", "NULL",
+        "TEXT:00:00:00", "TEXT:0.0.0.0", "TEXT:0.0.0.0/0", "TEXT:$0.00", "TEXT:happy",
+        "DECIMAL:0.00"};
     rows["5"] = {"INT64:5",
                  "INT64:1",
                  "INT64:1",
@@ -168,7 +170,7 @@ std::map<std::string, std::vector<std::string>> expectedRows() {
                  "TEXT:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
                  "BYTES:",
                  "JSON:[-1]",
-                 R"(JSON:["\\"])",
+                 "NULL",  // a one-dimensional array in a text[][] column
                  "TEXT:-00:00:00.000001",
                  "TEXT:255.255.255.255",
                  "TEXT:10.1.0.0/16",

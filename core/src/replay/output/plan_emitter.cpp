@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "keys/row_key.hpp"
+#include "replay/output/table_change.hpp"
 #include "replay/sessions/repull_shares.hpp"
 
 namespace tapdiffgen::core {
@@ -13,6 +14,8 @@ namespace {
 
 // Below this many keys in a page, handing a share to another thread costs more than it saves.
 constexpr size_t kMinSharedPageKeys = 512;
+// Reads of one page's rows, each after its tables changed again, before the run gives up.
+constexpr int kMaxReadsOfAChangingPage = 5;
 
 size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
     size_t keys = 0;
@@ -20,25 +23,65 @@ size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
     return keys;
 }
 
+std::vector<StreamRuntime*> streamsWithEvents(const std::vector<PlanEmitter::Part>& parts) {
+    std::vector<StreamRuntime*> streams;
+    for (const auto& part : parts) {
+        if (!part.plan->events.empty()) streams.push_back(part.stream);
+    }
+    return streams;
+}
+
 }  // namespace
 
 void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeExtracted) {
+    const size_t pageKeys = keysOf(parts);
+    if (pageKeys == 0) return;
+    const std::vector<StreamRuntime*> touched = streamsWithEvents(parts);
+    schemas_.refresh(touched);
     // A session that failed re-pulls nothing more: the page is cut for those that remain.
     others_.erase(std::remove_if(others_.begin(), others_.end(),
                                  [](RepullSession* session) { return !session->usable(); }),
                   others_.end());
-    const size_t pageKeys = keysOf(parts);
     const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
     std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessions);
-    if (chunks.empty()) return;
-    std::vector<Share> shares = shareOut(chunks, sessions);
     ledger_.repullQueries += chunks.size();
-    fetchShares(chunks, shares, timeExtracted);
+    readChunks(chunks, touched, pageKeys, timeExtracted);
     for (Chunk& chunk : chunks) {
         ledger_.addRecords(chunk.stream->index, chunk.records);
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
             if (!chunk.found[i - chunk.begin])
                 emitGone(*chunk.stream, chunk.plan->events[i], timeExtracted);
+        }
+    }
+}
+
+// Rows already written stay written: after a change only the others are read again, under the
+// new SCHEMA, and a row read again is the row as it is now, which is what the output promises.
+void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<StreamRuntime*>& touched,
+                             size_t pageKeys, const std::string& timeExtracted) {
+    for (int read = 1;; ++read) {
+        others_.erase(std::remove_if(others_.begin(), others_.end(),
+                                     [](RepullSession* session) { return !session->usable(); }),
+                      others_.end());
+        const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
+        std::vector<Share> shares = shareOut(chunks, sessions);
+        try {
+            fetchShares(chunks, shares, timeExtracted);
+            return;
+        } catch (const TableChanged& changed) {
+            for (const Share& share : shares) {
+                if (share.written) continue;
+                for (size_t c = share.begin; c < share.end; ++c) {
+                    chunks[c].records = 0;
+                    std::fill(chunks[c].found.begin(), chunks[c].found.end(), false);
+                }
+            }
+            if (read == kMaxReadsOfAChangingPage) {
+                throw SchemaChangeError(std::string(changed.what()) +
+                                        " (the page's tables changed " + std::to_string(read) +
+                                        " times while it was read)");
+            }
+            if (!schemas_.refresh(touched)) changed.rethrowAsFailure();
         }
     }
 }
@@ -98,8 +141,9 @@ std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const 
     fetches.reserve(share.end - share.begin);
     for (size_t c = share.begin; c < share.end; ++c) {
         Chunk& chunk = chunks[c];
-        chunk.records = 0;
-        std::fill(chunk.found.begin(), chunk.found.end(), false);
+        if (std::find(chunk.found.begin(), chunk.found.end(), false) == chunk.found.end()) {
+            continue;
+        }
         FetchSpec& fetch = fetches.emplace_back();
         const StreamDefinition& definition = *chunk.stream->definition;
         fetch.table = &definition.table;
@@ -108,9 +152,10 @@ std::vector<FetchSpec> PlanEmitter::fetchesOf(std::vector<Chunk>& chunks, const 
         fetch.key = &definition.key;
         fetch.keys.reserve((chunk.end - chunk.begin) * definition.key.columns.size());
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
+            if (chunk.found[i - chunk.begin]) continue;
             const DrivingEvent& event = chunk.plan->events[i];
-            for (size_t c = 0; c < event.key.columnCount(); ++c) {
-                fetch.keys.emplace_back(event.key.column(c));
+            for (size_t k = 0; k < event.key.columnCount(); ++k) {
+                fetch.keys.emplace_back(event.key.column(k));
             }
         }
         fetch.onBatch = [&sink, &chunk, &timeExtracted](const TdgRowBatch& batch) {
@@ -141,17 +186,48 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
         share.fetches = fetchesOf(chunks, share, share.session->spool(), timeExtracted);
         share.running = share.session->start(share.fetches);
     }
-    connection_.fetchRowsMany(fetchesOf(chunks, shares[0], writer_, timeExtracted));
-    for (size_t s = 1; s < shares.size(); ++s) {
-        Share& share = shares[s];
-        const bool started = std::exchange(share.running, false);
-        if (started && share.session->finish()) {
-            share.session->spool().writeTo(writer_);
-            ++ledger_.sharesElsewhere;
-            continue;
+    try {
+        readHere(chunks, shares[0], timeExtracted);
+        for (size_t s = 1; s < shares.size(); ++s) {
+            Share& share = shares[s];
+            const bool started = std::exchange(share.running, false);
+            if (started && share.session->finish()) {
+                share.session->spool().writeTo(writer_);
+                share.written = true;
+                ++ledger_.sharesElsewhere;
+                continue;
+            }
+            if (started) ++ledger_.sharesTakenBack;
+            // What the failed session found was never written.
+            for (size_t c = share.begin; c < share.end; ++c) {
+                std::fill(chunks[c].found.begin(), chunks[c].found.end(), false);
+                chunks[c].records = 0;
+            }
+            readHere(chunks, share, timeExtracted);
         }
-        if (started) ++ledger_.sharesTakenBack;
+    } catch (const TableChanged&) {
+        // The shares still running are let finish rather than interrupted, which would cost
+        // their sessions; their rows are read again after the change.
+        for (Share& share : shares) {
+            if (!std::exchange(share.running, false)) continue;
+            try {
+                share.session->finish();
+            } catch (const TableChanged&) {
+                // The same change, seen by that share too.
+            }
+        }
+        throw;
+    }
+}
+
+void PlanEmitter::readHere(std::vector<Chunk>& chunks, Share& share,
+                           const std::string& timeExtracted) {
+    share.written = true;
+    try {
         connection_.fetchRowsMany(fetchesOf(chunks, share, writer_, timeExtracted));
+    } catch (const DialectError& failure) {
+        if (mayMeanTableChanged(failure)) throw TableChanged(failure);
+        throw;
     }
 }
 
@@ -162,13 +238,18 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
                                                      timeExtracted));
 }
 
-// A row whose key was not asked for in this chunk (a case-insensitive collation matching another
-// spelling), or that came twice, is not this event's row: skipped rather than emitted. A stream
-// of deletions only (tombstones_only) re-pulls to learn that a row still exists, and emits
-// nothing for it.
+// A row that does not fit its columns as described comes from a table that changed after it
+// was described: nothing of it is written. A row whose key was not asked for in this chunk (a
+// case-insensitive collation matching another spelling), or that came twice, is not this
+// event's row: skipped rather than emitted. A stream of deletions only (tombstones_only)
+// re-pulls to learn that a row still exists, and emits nothing for it.
 void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
+    if (const size_t column = stream.renderer->misfit(cells); column != RecordRenderer::npos) {
+        throw TableChanged("table '" + stream.definition->tableName +
+                           "': " + stream.renderer->misfitText(cells, column));
+    }
     const size_t match = chunk.plan->findEvent(
         canonicalKeyOfRow(cells, stream.renderer->keyPositions(), stream.definition->key));
     if (match == KeyIndex::npos || match < chunk.begin || match >= chunk.end ||

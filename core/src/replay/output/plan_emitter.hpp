@@ -7,6 +7,11 @@
 // With other re-pull sessions, the chunks are shared out between them and this session
 // (repull_shares.hpp): each renders its share's rows on its own thread, and the shares are
 // written in order, so the output is what one session would have written.
+//
+// Before the rows are read, the tables the page touches are described again (SchemaWatch), so a
+// record is written under the SCHEMA of its table as it is now. A read that finds its table
+// changed after that (table_change.hpp) stops; the tables are described again, and the rows not
+// written yet are read again with the new columns.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,7 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/output/schema_watch.hpp"
 #include "replay/scan/page_plan.hpp"
 #include "replay/sessions/repull_session.hpp"
 #include "replay/sync/run_ledger.hpp"
@@ -25,12 +31,14 @@ namespace tapdiffgen::core {
 class PlanEmitter {
 public:
     /// `others`: the sessions besides `connection` to share re-pulls with; they must outlive
-    /// the emitter. Records, re-pull queries and shares are counted in `ledger`.
+    /// the emitter, as `schemas` must, which describes on `connection`. Records, re-pull
+    /// queries and shares are counted in `ledger`.
     PlanEmitter(DialectConnection& connection, MessageWriter& writer, RunLedger& ledger,
-                int64_t keysPerFetch, RepullSessions others = {})
+                SchemaWatch& schemas, int64_t keysPerFetch, RepullSessions others = {})
         : connection_(connection),
           writer_(writer),
           ledger_(ledger),
+          schemas_(schemas),
           keysPerFetch_(keysPerFetch),
           others_(std::move(others)) {}
 
@@ -64,11 +72,15 @@ private:
         RepullSession* session;
         std::vector<FetchSpec> fetches;
         bool running = false;
+        // Its rows went to the writer as they came (read on this session), or its spool was
+        // written: what its chunks found is in the output.
+        bool written = false;
     };
 
     DialectConnection& connection_;
     MessageWriter& writer_;
     RunLedger& ledger_;
+    SchemaWatch& schemas_;
     int64_t keysPerFetch_;
     RepullSessions others_;
 
@@ -76,10 +88,17 @@ private:
     std::vector<Chunk> cutChunks(const std::vector<Part>& parts, size_t pageKeys,
                                  size_t sessions) const;
     std::vector<Share> shareOut(const std::vector<Chunk>& chunks, size_t sessions) const;
+    /// Reads every chunk's rows that are not written yet, again after a change of a table of
+    /// `touched` (the page's streams) as often as that takes.
+    void readChunks(std::vector<Chunk>& chunks, const std::vector<StreamRuntime*>& touched,
+                    size_t pageKeys, const std::string& timeExtracted);
+    /// One fetch per chunk of the share with keys not found yet, rendering into `sink`.
     std::vector<FetchSpec> fetchesOf(std::vector<Chunk>& chunks, const Share& share,
                                      RecordSink& sink, const std::string& timeExtracted);
     void fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& shares,
                      const std::string& timeExtracted);
+    /// Reads the share on this session, its rows written as they come.
+    void readHere(std::vector<Chunk>& chunks, Share& share, const std::string& timeExtracted);
     void emitGone(StreamRuntime& stream, const DrivingEvent& event,
                   const std::string& timeExtracted);
     void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,

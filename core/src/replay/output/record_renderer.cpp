@@ -1,12 +1,36 @@
 #include "replay/output/record_renderer.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "keys/row_key.hpp"
 #include "singer/cell_json.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core {
+namespace {
+
+std::string_view text(const TdgCell& cell) { return {cell.data, static_cast<size_t>(cell.size)}; }
+
+// The decimals a JSON number literal has ("1.500" 3, "15E-2" 2, "1.5e3" 0).
+int decimalsOf(std::string_view number) {
+    const size_t exponentAt = number.find_first_of("eE");
+    const std::string_view mantissa = number.substr(0, exponentAt);
+    const size_t dot = mantissa.find('.');
+    int decimals = dot == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+    if (exponentAt != std::string_view::npos) {
+        decimals -= std::atoi(std::string(number.substr(exponentAt + 1)).c_str());
+    }
+    return std::max(decimals, 0);
+}
+
+const char* kindName(TdgValueKind kind) {
+    static const char* const names[] = {"NULL", "BOOL", "INT64", "DECIMAL",   "TEXT",       "BYTES",
+                                        "JSON", "DATE", "TIME",  "TIMESTAMP", "TIMESTAMPTZ"};
+    return kind >= 0 && kind <= TDG_KIND_TIMESTAMPTZ ? names[kind] : "unknown";
+}
+
+}  // namespace
 
 RecordRenderer::RecordRenderer(const StreamDefinition& stream)
     : addDeletedAt_(stream.addDeletedAt) {
@@ -18,6 +42,11 @@ RecordRenderer::RecordRenderer(const StreamDefinition& stream)
         keyPositions_.push_back(static_cast<size_t>(at - selected.begin()));
     }
     for (const ColumnDescription* column : selected) {
+        // Only a scale the schema declares (multipleOf) is one a record could break.
+        if (column->kind == TDG_KIND_DECIMAL && column->scale >= 0 &&
+            column->jsonSchema.find("\"multipleOf\"") != std::string::npos) {
+            scaled_.push_back({kinds_.size(), column->scale});
+        }
         kinds_.push_back(column->kind);
         std::string prefix = columnNames_.empty() ? "" : ",";
         appendJsonString(prefix, column->name);
@@ -25,6 +54,28 @@ RecordRenderer::RecordRenderer(const StreamDefinition& stream)
         memberPrefixes_.push_back(std::move(prefix));
         columnNames_.push_back(column->name);
     }
+}
+
+size_t RecordRenderer::misfit(const TdgCell* cells) const {
+    for (size_t i = 0; i < kinds_.size(); ++i) {
+        if (cells[i].kind != kinds_[i] && cells[i].kind != TDG_KIND_NULL) return i;
+    }
+    for (const ScaledColumn& column : scaled_) {
+        const TdgCell& cell = cells[column.position];
+        if (cell.kind == TDG_KIND_DECIMAL && decimalsOf(text(cell)) > column.scale) {
+            return column.position;
+        }
+    }
+    return npos;
+}
+
+std::string RecordRenderer::misfitText(const TdgCell* cells, size_t column) const {
+    const std::string name = "column '" + columnNames_[column] + "'";
+    if (cells[column].kind != kinds_[column]) {
+        return name + " holds a " + kindName(cells[column].kind) + " value where " +
+               kindName(kinds_[column]) + " was described";
+    }
+    return name + " holds a number with more decimals than its scale";
 }
 
 void RecordRenderer::appendMetadata(std::string& out, bool deleted, std::string_view tsCreated,

@@ -1,27 +1,34 @@
 #include "replay/output/stream_output.hpp"
 
 namespace tapdiffgen::core {
+
+void StreamOutput::writeSchemas(MessageWriter& writer) const {
+    for (const SchemaMessage& schema : schemas()) {
+        writer.writeSchema(schema.stream, schema.schemaJson, schema.keyProperties);
+    }
+}
+
 namespace {
 
 class RenderedOutput final : public StreamOutput {
 public:
-    RenderedOutput(const StreamDefinition& definition,
+    RenderedOutput(std::shared_ptr<const StreamDefinition> definition,
                    std::shared_ptr<const RecordRenderer> renderer)
-        : definition_(definition), renderer_(std::move(renderer)) {}
+        : definition_(std::move(definition)), renderer_(std::move(renderer)) {}
 
-    void writeSchemas(MessageWriter& writer) const override {
-        writer.writeSchema(definition_.name, definition_.schemaJson(), definition_.key.names());
+    std::vector<SchemaMessage> schemas() const override {
+        return {{definition_->name, definition_->schemaJson(), definition_->key.names()}};
     }
     uint64_t writeRow(RecordSink& sink, const TdgCell* cells, std::string_view tsCreated,
                       std::string_view timeExtracted) override {
-        std::string& out = sink.beginRecord(definition_.name);
+        std::string& out = sink.beginRecord(definition_->name);
         renderer_->appendRow(out, cells, tsCreated);
         sink.endRecord(timeExtracted);
         return 1;
     }
     uint64_t writeTombstone(RecordSink& sink, const RowKey& key, std::string_view tsCreated,
                             std::string_view deletedAt, std::string_view timeExtracted) override {
-        std::string& out = sink.beginRecord(definition_.name);
+        std::string& out = sink.beginRecord(definition_->name);
         renderer_->appendTombstone(out, key, tsCreated, deletedAt);
         sink.endRecord(timeExtracted);
         return 1;
@@ -29,7 +36,7 @@ public:
     bool concurrent() const override { return true; }
 
 private:
-    const StreamDefinition& definition_;
+    std::shared_ptr<const StreamDefinition> definition_;
     std::shared_ptr<const RecordRenderer> renderer_;
 };
 
@@ -39,10 +46,12 @@ public:
     explicit MappedOutput(std::shared_ptr<maps::StreamMapper> mapper)
         : mapper_(std::move(mapper)) {}
 
-    void writeSchemas(MessageWriter& writer) const override {
+    std::vector<SchemaMessage> schemas() const override {
+        std::vector<SchemaMessage> schemas;
         for (const auto& output : mapper_->outputs()) {
-            writer.writeSchema(output.name, output.schemaJson(), output.keyProperties);
+            schemas.push_back({output.name, output.schemaJson(), output.keyProperties});
         }
+        return schemas;
     }
     uint64_t writeRow(RecordSink& sink, const TdgCell* cells, std::string_view tsCreated,
                       std::string_view timeExtracted) override {
@@ -60,9 +69,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<StreamOutput> renderedOutput(const StreamDefinition& definition,
+std::unique_ptr<StreamOutput> renderedOutput(std::shared_ptr<const StreamDefinition> definition,
                                              std::shared_ptr<const RecordRenderer> renderer) {
-    return std::make_unique<RenderedOutput>(definition, std::move(renderer));
+    return std::make_unique<RenderedOutput>(std::move(definition), std::move(renderer));
 }
 
 std::unique_ptr<StreamOutput> mappedOutput(std::shared_ptr<maps::StreamMapper> mapper) {

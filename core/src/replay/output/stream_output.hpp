@@ -19,12 +19,23 @@
 
 namespace tapdiffgen::core {
 
+/// What a SCHEMA message says of one output stream.
+struct SchemaMessage {
+    std::string stream;
+    std::string schemaJson;
+    std::vector<std::string> keyProperties;
+
+    bool operator==(const SchemaMessage&) const = default;
+};
+
 class StreamOutput {
 public:
     virtual ~StreamOutput() = default;
 
-    /// The SCHEMA message of each stream this one writes to.
-    virtual void writeSchemas(MessageWriter& writer) const = 0;
+    /// The SCHEMA of each stream this one writes to.
+    virtual std::vector<SchemaMessage> schemas() const = 0;
+    /// Writes them.
+    void writeSchemas(MessageWriter& writer) const;
     /// Writes a live row (one cell per selected column, in fetch order); returns how many
     /// records that made.
     virtual uint64_t writeRow(RecordSink& sink, const TdgCell* cells, std::string_view tsCreated,
@@ -38,7 +49,7 @@ public:
 };
 
 /// The stream's own records, rendered from the cells with no copy on the way.
-std::unique_ptr<StreamOutput> renderedOutput(const StreamDefinition& definition,
+std::unique_ptr<StreamOutput> renderedOutput(std::shared_ptr<const StreamDefinition> definition,
                                              std::shared_ptr<const RecordRenderer> renderer);
 
 /// The records its maps and flattening make of each row.

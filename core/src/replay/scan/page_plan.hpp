@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,7 +47,8 @@ struct TransparentStringHash {
 
 /// How each stream reads its key, for dedup.
 struct StreamKeyRule {
-    const KeySpec* key = nullptr;
+    /// Shared with the stream's definition, which a page planned on another thread may outlive.
+    std::shared_ptr<const KeySpec> key;
     /// Only deletions count (mode tombstones_only): a row's latest insert or update is dropped.
     bool tombstonesOnly = false;
 };

@@ -1,5 +1,7 @@
 #include "replay/sessions/repull_session.hpp"
 
+#include "replay/output/table_change.hpp"
+
 namespace tapdiffgen::core {
 
 RepullSession::RepullSession(SessionWorker::Connect connect)
@@ -8,8 +10,15 @@ RepullSession::RepullSession(SessionWorker::Connect connect)
 
 bool RepullSession::start(const std::vector<FetchSpec>& fetches) {
     spool_.clear();
-    return worker_.start(
-        [&fetches](DialectConnection& connection) { connection.fetchRowsMany(fetches); });
+    // A table that changed under the read is the page's news, not this session's failure.
+    return worker_.start([&fetches](DialectConnection& connection) {
+        try {
+            connection.fetchRowsMany(fetches);
+        } catch (const DialectError& failure) {
+            if (mayMeanTableChanged(failure)) throw TableChanged(failure);
+            throw;
+        }
+    });
 }
 
 bool RepullSession::finish() {

@@ -2,7 +2,9 @@
 // re-pulls the rest, so two server processes, and two of the tap's threads rendering, work on
 // one page. Its rows are rendered on its own thread into a spool, which the emitter writes
 // after the shares before it: the output is the same, in the same order, as from one session.
-// A session that fails has its share re-pulled on the replay's own session (SessionWorker).
+// A session that fails has its share re-pulled on the replay's own session (SessionWorker); a
+// read whose table changed (table_change.hpp) is no failure of the session, and finish() throws
+// it for the emitter.
 #pragma once
 
 #include <vector>
@@ -27,7 +29,7 @@ public:
     /// finish(). False when the session has failed: nothing was started.
     bool start(const std::vector<FetchSpec>& fetches);
     /// Waits for the fetches: true when every one was read; false when the session failed,
-    /// and the spool is then empty.
+    /// and the spool is then empty. Throws TableChanged when a fetch found its table changed.
     bool finish();
     /// Interrupts the fetches in flight and waits for them (the emitter is unwinding).
     void abandon();

@@ -33,7 +33,9 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
       readAhead_(readAhead),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(run.state, run.streams)),
       journal_(connection, options_.diffgen),
-      emitter_(connection, run.writer, run.ledger, options_.keysPerFetch, std::move(repulls)),
+      schemas_(connection, run.writer, run.outputs, run.clock),
+      emitter_(connection, run.writer, run.ledger, schemas_, options_.keysPerFetch,
+               std::move(repulls)),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.backlogPages) {
     auto pageStreams = std::make_shared<PageStreams>();

@@ -66,6 +66,7 @@ private:
     PageReadAhead* readAhead_;  // null: every page is read on connection_
     HorizonTracker horizon_;
     JournalWatch journal_;
+    SchemaWatch schemas_;
     PlanEmitter emitter_;
     std::shared_ptr<const PageStreams> pageStreams_;
     std::chrono::steady_clock::time_point lastProgress_;

@@ -1,6 +1,6 @@
 // What a sync run owns across its connections, lent to each phase that runs on one of them
-// (the snapshots, the replay): the settings, the output, the streams and their state, the
-// run's clock and its ledger.
+// (the snapshots, the replay): the settings, the output, the streams, how their outputs are made
+// again when a table changes, their state, the run's clock and its ledger.
 #pragma once
 
 #include <vector>
@@ -18,6 +18,7 @@ struct RunScope {
     const SyncOptions& options;
     MessageWriter& writer;
     std::vector<StreamRuntime>& streams;
+    const StreamOutputs& outputs;
     TapState& state;
     RunClock& clock;
     RunLedger& ledger;

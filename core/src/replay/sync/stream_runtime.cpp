@@ -5,22 +5,11 @@
 
 namespace tapdiffgen::core {
 
-StreamRuntime::StreamRuntime(const StreamDefinition& stream, size_t position,
-                             std::unique_ptr<StreamOutput> streamOutput,
-                             std::shared_ptr<const RecordRenderer> streamRenderer)
-    : definition(&stream),
-      index(position),
-      renderer(std::move(streamRenderer)),
-      output(std::move(streamOutput)) {
-    keyRule.key = &stream.key;
-    keyRule.tombstonesOnly = stream.mode == StreamMode::TombstonesOnly;
-}
-
-namespace {
-
-// Stream maps are compiled against the configured streams before anything is written.
-std::vector<std::string> checkedMapTargets(const TapConfig& config,
-                                           const std::vector<StreamDefinition>& definitions) {
+StreamOutputs::StreamOutputs(const TapConfig& config,
+                             const std::vector<StreamDefinition>& definitions)
+    : config_(config), mapped_(maps::mapsConfigured(config)) {
+    if (!mapped_) return;
+    // Stream maps are compiled against the configured streams before anything is written.
     std::vector<std::string> configured;
     for (const auto& definition : definitions) configured.push_back(definition.name);
     maps::checkStreamMaps(maps::settingsOf(config), configured);
@@ -28,30 +17,34 @@ std::vector<std::string> checkedMapTargets(const TapConfig& config,
         log::warning("stream_maps: '" + name +
                      "' is not a configured stream; its map applies to nothing");
     }
-    return configured;
 }
 
-}  // namespace
+std::vector<maps::OutputName> StreamOutputs::assign(
+    StreamRuntime& stream, std::shared_ptr<const StreamDefinition> definition) const {
+    auto renderer = std::make_shared<const RecordRenderer>(*definition);
+    std::shared_ptr<maps::StreamMapper> mapper;
+    if (mapped_) mapper = maps::mapperFor(config_, *definition);
+    std::vector<maps::OutputName> names = maps::outputNamesOf(definition->name, mapper.get());
+    stream.output = mapper ? mappedOutput(std::move(mapper)) : renderedOutput(definition, renderer);
+    stream.renderer = std::move(renderer);
+    stream.keyRule.key = std::shared_ptr<const KeySpec>(definition, &definition->key);
+    stream.keyRule.tombstonesOnly = definition->mode == StreamMode::TombstonesOnly;
+    stream.definition = std::move(definition);
+    return names;
+}
 
 std::vector<StreamRuntime> streamRuntimesOf(const std::vector<StreamDefinition>& definitions,
-                                            const TapConfig& config) {
-    const bool mapped = maps::mapsConfigured(config);
-    std::vector<std::string> configured;
-    if (mapped) configured = checkedMapTargets(config, definitions);
+                                            const StreamOutputs& outputs) {
     std::vector<StreamRuntime> streams;
     // Two outputs of one name would interleave their SCHEMAs and records: refused here.
     std::vector<maps::OutputName> outputNames;
     for (const auto& definition : definitions) {
         if (!definition.selected) continue;
-        auto renderer = std::make_shared<const RecordRenderer>(definition);
-        std::shared_ptr<maps::StreamMapper> mapper;
-        if (mapped) mapper = maps::mapperFor(config, definition);
-        for (auto& name : maps::outputNamesOf(definition.name, mapper.get())) {
+        StreamRuntime& stream = streams.emplace_back(streams.size());
+        for (auto& name :
+             outputs.assign(stream, std::make_shared<const StreamDefinition>(definition))) {
             outputNames.push_back(std::move(name));
         }
-        std::unique_ptr<StreamOutput> output =
-            mapper ? mappedOutput(std::move(mapper)) : renderedOutput(definition, renderer);
-        streams.emplace_back(definition, streams.size(), std::move(output), std::move(renderer));
     }
     maps::checkOutputNames(outputNames);
     return streams;

@@ -9,6 +9,7 @@
 
 #include "catalog/stream_definition.hpp"
 #include "config/tap_config.hpp"
+#include "maps/stream_setup.hpp"
 #include "replay/output/record_renderer.hpp"
 #include "replay/output/stream_output.hpp"
 #include "replay/scan/page_plan.hpp"
@@ -16,15 +17,18 @@
 namespace tapdiffgen::core {
 
 struct StreamRuntime {
-    StreamRuntime(const StreamDefinition& definition, size_t index,
-                  std::unique_ptr<StreamOutput> output,
-                  std::shared_ptr<const RecordRenderer> renderer);
+    explicit StreamRuntime(size_t index) : index(index) {}
 
-    const StreamDefinition* definition;
+    /// The stream as its table is described now: replaced, with the renderer and the output,
+    /// when the table changes during the run (SchemaWatch), so a reader keeps its own pointer
+    /// only for as long as it reads one page.
+    std::shared_ptr<const StreamDefinition> definition;
     /// Its index in the run's stream list (StreamSet, RunLedger).
     size_t index;
     /// The selected columns as they are fetched: names, kinds, where the key stands.
     std::shared_ptr<const RecordRenderer> renderer;
+    /// The key rule pages are planned by; its key outlives a change of the definition (the key
+    /// itself never changes during a run).
     StreamKeyRule keyRule;
     std::unique_ptr<StreamOutput> output;
     /// Every diffgen id <= cursor has been read for this stream in this run (or before it).
@@ -36,10 +40,29 @@ struct StreamRuntime {
     bool awaitsSnapshot = false;
 };
 
+/// How each selected stream's renderer and output are made from its definition: once for the
+/// run, with its stream maps and flattening compiled and checked against the configured
+/// streams before any output, and again for a stream whose table changed.
+class StreamOutputs {
+public:
+    /// Checks the stream maps against `definitions` (throws maps::StreamMapError) and warns of
+    /// maps no configured stream has. `config` must outlive the object.
+    StreamOutputs(const TapConfig& config, const std::vector<StreamDefinition>& definitions);
+
+    /// Gives `stream` this definition, and the renderer and output made for it; returns the
+    /// names of the streams that output writes. Throws maps::StreamMapError when the stream's
+    /// maps do not compile for it.
+    std::vector<maps::OutputName> assign(StreamRuntime& stream,
+                                         std::shared_ptr<const StreamDefinition> definition) const;
+
+private:
+    const TapConfig& config_;
+    bool mapped_ = false;
+};
+
 /// The runtimes of the selected streams, in configuration order, each with its output: its
-/// stream maps and flattening when the configuration gives any, compiled and checked here,
-/// before any output (throws maps::StreamMapError), else the plain renderer.
+/// stream maps and flattening when the configuration gives any, else the plain renderer.
 std::vector<StreamRuntime> streamRuntimesOf(const std::vector<StreamDefinition>& definitions,
-                                            const TapConfig& config);
+                                            const StreamOutputs& outputs);
 
 }  // namespace tapdiffgen::core

@@ -49,12 +49,13 @@ SyncCoordinator::SyncCoordinator(const TapConfig& config, const ConnectionFactor
     : connections_(connections),
       mode_(mode),
       options_(syncOptionsFrom(config)),
-      streams_(streamRuntimesOf(definitions, config)),
+      outputs_(config, definitions),
+      streams_(streamRuntimesOf(definitions, outputs_)),
       state_(state),
       clock_(options_.maxRunSeconds, options_.idleExitSeconds),
       backoff_(options_.reconnectAttempts, options_.reconnectMaxWaitSeconds),
       ledger_(streams_.size()),
-      scope_{options_, writer_, streams_, state_, clock_, ledger_} {
+      scope_{options_, writer_, streams_, outputs_, state_, clock_, ledger_} {
     if (streams_.empty()) log::warning("no stream is selected: nothing to sync");
     if (config.batch && mode == SyncMode::Replay) {
         checkBatchStorage(*config.batch);
@@ -87,7 +88,8 @@ void SyncCoordinator::writeSchemas() {
 
 // --test: the record of each stream's first event, through the same plan and output as a sync.
 void SyncCoordinator::emitFirstEvents(DialectConnection& connection) {
-    PlanEmitter emitter(connection, writer_, ledger_, 1);
+    SchemaWatch schemas(connection, writer_, outputs_, clock_);
+    PlanEmitter emitter(connection, writer_, ledger_, schemas, 1);
     for (StreamRuntime& stream : streams_) {
         EventPage page = connection.readDiffgenPage(options_.diffgen, 0, INT64_MAX, 1,
                                                     {stream.definition->journalName});

@@ -53,6 +53,7 @@ private:
     const SyncMode mode_;
     const SyncOptions options_;
     MessageWriter writer_;
+    StreamOutputs outputs_;
     std::vector<StreamRuntime> streams_;
     TapState& state_;
     RunClock clock_;

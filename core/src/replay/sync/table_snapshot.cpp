@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "replay/output/schema_watch.hpp"
+#include "replay/output/table_change.hpp"
 #include "singer/json_text.hpp"
 #include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
 namespace {
+
+// Reads of one chunk whose table changed again each time, before the run gives up.
+constexpr int kMaxChunkReads = 5;
 
 // What a batch's rows weigh in memory and on the wire, near enough to size chunks by.
 uint64_t batchBytes(const TdgRowBatch& batch) {
@@ -126,7 +131,7 @@ bool TableSnapshot::readChunk() {
     const int64_t maxRows = sizer_.nextRows();
     uint64_t bytes = 0;
     bool whole = false;
-    const int64_t rows = readRows(maxRows, bytes, whole);
+    const int64_t rows = readRowsFollowingChanges(maxRows, bytes, whole);
     sizer_.noteChunk(rows, bytes);
     progress_.noteRows(rows);
     run_.clock.noteActivity();
@@ -141,6 +146,27 @@ bool TableSnapshot::readChunk() {
     return done;
 }
 
+// A chunk whose table changed under it (table_change.hpp) is read again from the same key with
+// the table's new columns, under a new SCHEMA; the rows written before the change stay written,
+// and are written again, which a replica takes as the same rows.
+int64_t TableSnapshot::readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole) {
+    SchemaWatch schemas(connection_, run_.writer, run_.outputs, run_.clock);
+    const std::vector<StreamRuntime*> only{&stream_};
+    for (int read = 1;; ++read) {
+        try {
+            return readRows(maxRows, bytes, whole);
+        } catch (const DialectError& failure) {
+            if (!mayMeanTableChanged(failure) || read == kMaxChunkReads) throw;
+            if (!schemas.refresh(only)) throw;
+        } catch (const TableChanged& changed) {
+            if (read == kMaxChunkReads || !schemas.refresh(only)) changed.rethrowAsFailure();
+        }
+        log::info("stream '" + stream_.definition->name +
+                  "': the snapshot reads its chunk again with the table's new columns");
+        bytes = 0;
+    }
+}
+
 // Each row is written as soon as it arrives, so that memory holds a batch at most.
 int64_t TableSnapshot::readRows(int64_t maxRows, uint64_t& bytes, bool& whole) {
     const RecordRenderer& renderer = *stream_.renderer;
@@ -153,6 +179,10 @@ int64_t TableSnapshot::readRows(int64_t maxRows, uint64_t& bytes, bool& whole) {
     const auto onBatch = [&](const TdgRowBatch& batch) {
         for (int64_t row = 0; row < batch.num_rows; ++row) {
             const TdgCell* cells = batch.cells + row * batch.num_columns;
+            if (const size_t column = renderer.misfit(cells); column != RecordRenderer::npos) {
+                throw TableChanged("table '" + stream_.definition->tableName +
+                                   "': " + renderer.misfitText(cells, column));
+            }
             run_.ledger.addRecords(stream_.index,
                                    stream_.output->writeRow(run_.writer, cells, readAt, readAt));
         }

@@ -92,6 +92,7 @@ private:
     SnapshotProgress progress_;
 
     /// Reads one chunk of at most maxRows (the whole table without scan_chunk); the rows read.
+    int64_t readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole);
     int64_t readRows(int64_t maxRows, uint64_t& bytes, bool& whole);
     void recordPosition(bool done);
 };

@@ -44,6 +44,10 @@ inline DriverError invalidArgument(const std::string& message) {
 inline DriverError notImplemented(const std::string& message) {
     return DriverError(TDG_NOT_IMPLEMENTED, message);
 }
+/// A row read's table no longer matches its request (see TDG_TABLE_CHANGED). Since SDK 0.2.0.
+inline DriverError tableChanged(const std::string& message) {
+    return DriverError(TDG_TABLE_CHANGED, message);
+}
 
 /// What a failure means for the tap: its status, and whether a reconnect may cure it.
 struct ErrorClass {

@@ -11,6 +11,7 @@
 //                               "MyDB via libmydb")
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -91,6 +92,14 @@ const DeclaredSettings& declaredSettingsOf() {
 
 template <typename Driver>
 struct Trampolines {
+    /// The revision the host asked for (tdg_driver_init), for statuses it may not know.
+    static inline std::atomic<int32_t> hostVersion{TDG_ABI_VERSION};
+
+    /// A row read's status as the host's revision knows it: TDG_TABLE_CHANGED is since 5.
+    static TdgStatus readStatus(TdgStatus status) noexcept {
+        return status == TDG_TABLE_CHANGED && hostVersion.load() < TDG_ABI_VERSION_5 ? TDG_NOT_FOUND
+                                                                                     : status;
+    }
     static TdgStatus connect(const TdgConnectParams* params, TdgConnection** out,
                              TdgError* error) noexcept {
         return guarded(error, [&] {
@@ -183,7 +192,7 @@ struct Trampolines {
     }
     static TdgStatus fetchRows(TdgConnection* connection, const TdgFetchRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
-        return guarded(error, [&] {
+        return readStatus(guarded(error, [&] {
             requireNonNull(request, "fetch request");
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             FetchRequest typed = toFetchRequest(*request);
@@ -191,12 +200,12 @@ struct Trampolines {
             rows.expectRows(request->num_keys);  // a row per key at most
             self(connection).fetchRows(typed, rows);
             rows.flush();
-        });
+        }));
     }
     static TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* requests,
                                    int64_t count, const TdgBatchSink* sinks, void* const* contexts,
                                    TdgError* error) noexcept {
-        return guarded(error, [&] {
+        return readStatus(guarded(error, [&] {
             if (count <= 0) return;
             requireNonNull(requests, "fetch requests");
             requireNonNull(sinks, "sinks");
@@ -221,7 +230,7 @@ struct Trampolines {
                 rows.back()->expectRows(request.num_keys);
             }
             self(connection).fetchRowsMany(typed, rows);
-        });
+        }));
     }
     static TdgStatus waitForChange(TdgConnection* connection, int64_t timeoutMs,
                                    int32_t* outChanged, TdgError* error) noexcept {
@@ -237,7 +246,7 @@ struct Trampolines {
     }
     static TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
-        return guarded(error, [&] {
+        return readStatus(guarded(error, [&] {
             requireNonNull(request, "scan request");
             requireNonNull(reinterpret_cast<const void*>(sink), "sink");
             ScanRequest typed = toScanRequest(*request);
@@ -245,7 +254,7 @@ struct Trampolines {
             rows.expectRows(INT64_MAX);  // a scan fills its batches
             self(connection).scanTable(typed, rows);
             rows.flush();
-        });
+        }));
     }
     static TdgStatus scanChunk(TdgConnection* connection, const TdgScanRequest* request,
                                TdgBatchSink sink, void* context, TdgError* error) noexcept {
@@ -324,6 +333,7 @@ struct Trampolines {
                 throw invalidArgument("driver table is smaller than ABI version 1 requires");
             }
             driver->abi_version = version;
+            hostVersion = version;
             driver->connect = &connect;
             driver->close = &close;
             driver->server_version = &serverVersion;
