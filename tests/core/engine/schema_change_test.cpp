@@ -254,3 +254,22 @@ TEST_CASE("schema change: a change seen by another re-pull session costs it noth
     CHECK(run.stderrText.find("0 taken back") != std::string::npos);
     checkEveryRecordValid(run);
 }
+
+// The snapshot's first chunk asks for column a, which went after the start-up description: the
+// chunk is read again from its first key with the table's columns of now.
+TEST_CASE("schema change: a snapshot chunk whose table changed is read again under a new SCHEMA") {
+    FakeSetup setup(alteredDatabase(R"({"after_describe":1,"tables":{)" +
+                                    tableT(kIdColumn, "[1],[2],[3]") + "}}"),
+                    R"("tables":[{"table_name":"t","pk_column":"id","start_from":"snapshot"}],)"
+                    R"("page_size":2,"read_ahead":false)");
+    TapRun run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(schemaColumnsOf(run) == std::vector<std::string>{"a,id", "id"});
+    const auto records = run.records("t");
+    REQUIRE(records.size() == 3);
+    for (const auto& record : records) CHECK_FALSE(record->has("a"));
+    CHECK(run.stderrText.find("the snapshot reads its chunk again with the table's new columns") !=
+          std::string::npos);
+    CHECK(run.lastBookmark("t") == 6);
+    checkEveryRecordValid(run);
+}
