@@ -6,8 +6,9 @@
 #   2. builds build/ (RelWithDebInfo) and build-asan/ (-DTAP_DIFFGEN_SANITIZE=ON: ASan+UBSan)
 #   3. runs the format check (tests/format-check.sh) and the fuzzers of the config, state and
 #      catalog parsers for a bounded time (tests/fuzz/run-fuzzers.sh, clang's libFuzzer)
-#   4. runs ctest in build/, then in build-asan/; both share one pair of throwaway database
-#      servers (TDG_TEST_KEEP_SERVERS=1), which are stopped at the end, also on failure
+#   4. runs ctest in build/, then in build-asan/ (all but the few tests that are long by design,
+#      see SANITIZER_RUN_LEAVES_OUT); both share one pair of throwaway database servers
+#      (TDG_TEST_KEEP_SERVERS=1), which are stopped at the end, also on failure
 #   5. prints `tests: N passed, N failed, N skipped` summed over both ctest runs as the last line
 #
 # Exits non-zero when anything fails. Progress and phase timings go to stderr.
@@ -151,14 +152,21 @@ stop_servers() {
     return "$status"
 }
 
-# run_ctest DIR [VAR=VALUE...]: ctest in DIR; adds its counts to the totals.
+# run_ctest DIR [VAR=VALUE...] [-- CTEST-ARGUMENT...]: ctest in DIR; adds its counts to the
+# totals.
 run_ctest() {
-    local dir=$1 output status=0 summary total failed skipped
+    local dir=$1 output status=0 summary total failed skipped variables=() arguments=()
     shift
+    while (($# > 0)) && [[ $1 != -- ]]; do
+        variables+=("$1")
+        shift
+    done
+    (($# == 0)) || shift
+    arguments=("$@")
     output="$dir/run-all-ctest.log"
     SERVERS_STOPPED=0
-    env "$@" ctest --test-dir "$dir" --output-on-failure -j"$JOBS" --no-tests=error \
-        --timeout "$CTEST_TIMEOUT" 2>&1 | tee "$output" || status=$?
+    env "${variables[@]}" ctest --test-dir "$dir" --output-on-failure -j"$JOBS" --no-tests=error \
+        --timeout "$CTEST_TIMEOUT" "${arguments[@]}" 2>&1 | tee "$output" || status=$?
 
     summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$output" |
         tail -n 1 || true)
@@ -212,10 +220,17 @@ eval "$(TDG_TEST_MYSQL_VARIANT=east bash tests/servers/mariadb.sh env)"
 # Both ctest runs share the servers; they are stopped below (or by the EXIT trap).
 export TDG_TEST_KEEP_SERVERS=1
 
+# The sanitizer run leaves out the tests that are long by design because their subject is the
+# wall clock under kills and faults: the soak tests, the loops that kill a run again and again
+# (snapshots, SSH sessions) and the fault-injection plugin's cases. The plain run has just run
+# them; the code they drive (reconnects, resumes, the tunnel's teardown) runs under the
+# sanitizers in the engine's fake-driver tests and the shorter end-to-end tests.
+SANITIZER_RUN_LEAVES_OUT='soak |again and again|killed SSH session|conformance[.]faulty'
 phase ctest run_ctest build || failures+=("ctest in build/")
 phase ctest-asan run_ctest build-asan \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 || failures+=("ctest in build-asan/")
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    -- -E "$SANITIZER_RUN_LEAVES_OUT" || failures+=("ctest in build-asan/")
 phase stop-servers stop_servers || failures+=("stopping the test servers")
 
 print_timings
