@@ -246,10 +246,7 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
 void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
     StreamRuntime& stream = *chunk.stream;
-    if (const size_t column = stream.renderer->misfit(cells); column != RecordRenderer::npos) {
-        throw TableChanged("table '" + stream.definition->tableName +
-                           "': " + stream.renderer->misfitText(cells, column));
-    }
+    throwIfMisfit(*stream.renderer, stream.definition->tableName, cells);
     const size_t match = chunk.plan->findEvent(
         canonicalKeyOfRow(cells, stream.renderer->keyPositions(), stream.definition->key));
     if (match == KeyIndex::npos || match < chunk.begin || match >= chunk.end ||

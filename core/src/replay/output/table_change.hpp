@@ -12,6 +12,7 @@
 
 #include "catalog/stream_change.hpp"
 #include "plugin/dialect_connection.hpp"
+#include "replay/output/record_renderer.hpp"
 
 namespace tapdiffgen::core {
 
@@ -44,5 +45,14 @@ public:
 private:
     std::optional<DialectError> failure_;
 };
+
+/// A row that does not fit its columns as `renderer` describes them comes from a table that
+/// changed after it was described: TableChanged naming the table and the column.
+inline void throwIfMisfit(const RecordRenderer& renderer, const std::string& tableName,
+                          const TdgCell* cells) {
+    if (const size_t column = renderer.misfit(cells); column != RecordRenderer::npos) {
+        throw TableChanged("table '" + tableName + "': " + renderer.misfitText(cells, column));
+    }
+}
 
 }  // namespace tapdiffgen::core

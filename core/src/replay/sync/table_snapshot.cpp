@@ -179,10 +179,7 @@ int64_t TableSnapshot::readRows(int64_t maxRows, uint64_t& bytes, bool& whole) {
     const auto onBatch = [&](const TdgRowBatch& batch) {
         for (int64_t row = 0; row < batch.num_rows; ++row) {
             const TdgCell* cells = batch.cells + row * batch.num_columns;
-            if (const size_t column = renderer.misfit(cells); column != RecordRenderer::npos) {
-                throw TableChanged("table '" + stream_.definition->tableName +
-                                   "': " + renderer.misfitText(cells, column));
-            }
+            throwIfMisfit(renderer, stream_.definition->tableName, cells);
             run_.ledger.addRecords(stream_.index,
                                    stream_.output->writeRow(run_.writer, cells, readAt, readAt));
         }
