@@ -577,3 +577,84 @@ TEST_CASE("mysql situation: a real reset (an older backup restored) stops the ru
     TDG_REQUIRE_DATABASE(db, mysqlEnv());
     resetStops(db, "js_reset", restoreOlderBackupSql);
 }
+
+// ---- The key a trigger journals against pk_column ----------------------------------------
+
+// A config whose table's pk_column is `pkColumns` ("b,a"), whatever its trigger journals.
+std::string configWithKey(const JournalledSchema& schema, const ScratchDir& dir,
+                          const std::string& table, const std::string& pkColumns) {
+    std::string list = pkColumns;
+    for (size_t at = list.find(','); at != std::string::npos; at = list.find(',', at + 3)) {
+        list.replace(at, 1, "\",\"");
+    }
+    return dir.write("config.json", schema.env().configPrefix() + R"(,"diffgen_table":")" +
+                                        schema.diffgenTable() + R"(","tables":[{"table_name":")" +
+                                        table + R"(","pk_column":[")" + list + R"("]}]})");
+}
+
+// The trigger journals `journalled` while pk_column is `configured` ("b,a"): --check-journal exits 1
+// and a sync stops before any output, both with the one line naming both.
+void keyMismatchStops(const JournalledSchema& schema, const std::string& table,
+                      const std::string& journalled, const std::string& configured) {
+    ScratchDir dir;
+    const std::string config = configWithKey(schema, dir, table, configured);
+    std::string shown = configured;
+    for (size_t at = shown.find(','); at != std::string::npos; at = shown.find(',', at + 2)) {
+        shown.insert(at + 1, " ");
+    }
+    const std::string finding = "journals key column(s) (" + journalled +
+                                ") into diffgen.table_id, but pk_column is (" + shown + ")";
+    TapRun check = runTapBinary({"--config", config, "--check-journal"});
+    CHECK(check.exitCode == 1);
+    std::string report;
+    for (const auto& line : check.lines) report += line + "\n";
+    CHECK_MESSAGE(contains(report, "  PROBLEM: table '" + table + "': trigger "), report);
+    CHECK_MESSAGE(contains(report, finding), report);
+    TapRun sync = runTapBinary({"--config", config});
+    CHECK(sync.exitCode == 1);
+    CHECK(sync.lines.empty());
+    CHECK_MESSAGE(contains(sync.stderrText, "table '" + table + "': trigger "), sync.stderrText);
+    CHECK_MESSAGE(contains(sync.stderrText, finding), sync.stderrText);
+}
+
+TEST_CASE("postgres: a trigger that journals another key than pk_column stops the run") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    JournalledSchema schema(db, "jr_key");
+    schema.createTable("codes", "id integer PRIMARY KEY, code text UNIQUE NOT NULL, note text",
+                       "id");
+    const std::string codes = schema.table("codes");
+    schema.exec("INSERT INTO " + codes + " VALUES (1, 'a', 'x')");
+    keyMismatchStops(schema, codes, "id", "code");
+    schema.createTable("lines", "a integer, b integer, note text, PRIMARY KEY (a, b)", "a,b");
+    keyMismatchStops(schema, schema.table("lines"), "a, b", "b,a");
+    keyMismatchStops(schema, schema.table("lines"), "a, b", "a");
+
+    // The matching key passes both.
+    ScratchDir dir;
+    const std::string config = configWithKey(schema, dir, codes, "id");
+    TapRun check = runTapBinary({"--config", config, "--check-journal"});
+    CHECK(check.exitCode == 0);
+    TapRun sync = runTapBinary({"--config", config});
+    CHECK_MESSAGE(sync.exitCode == 0, sync.stderrText);
+    CHECK(sync.records(codes).size() == 1);
+}
+
+TEST_CASE("mysql: a trigger that journals another key than pk_column stops the run") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    JournalledSchema schema(db, "jr_key");
+    schema.createTable("codes",
+                       "id INTEGER PRIMARY KEY, code VARCHAR(20) NOT NULL UNIQUE, note TEXT", "id");
+    const std::string codes = schema.table("codes");
+    schema.exec("INSERT INTO " + codes + " VALUES (1, 'a', 'x')");
+    keyMismatchStops(schema, codes, "id", "code");
+    schema.createTable("lines", "a INTEGER, b INTEGER, note TEXT, PRIMARY KEY (a, b)", "a,b");
+    keyMismatchStops(schema, schema.table("lines"), "a, b", "b,a");
+
+    ScratchDir dir;
+    const std::string config = configWithKey(schema, dir, codes, "id");
+    TapRun check = runTapBinary({"--config", config, "--check-journal"});
+    CHECK(check.exitCode == 0);
+    TapRun sync = runTapBinary({"--config", config});
+    CHECK_MESSAGE(sync.exitCode == 0, sync.stderrText);
+    CHECK(sync.records(codes).size() == 1);
+}
