@@ -5,7 +5,10 @@
 // whose actions bypass the triggers is warned about.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <csignal>
 #include <functional>
+#include <thread>
 
 #include "dialect_fixture.hpp"
 
@@ -657,4 +660,110 @@ TEST_CASE("mysql: a trigger that journals another key than pk_column stops the r
     TapRun sync = runTapBinary({"--config", config});
     CHECK_MESSAGE(sync.exitCode == 0, sync.stderrText);
     CHECK(sync.records(codes).size() == 1);
+}
+
+// ---- The same rules while a following tap runs --------------------------------------------
+
+namespace {
+
+// Waits up to 30 s for `ready` over the output so far.
+bool untilOutput(const TapProcess& process, const std::function<bool(const TapRun&)>& ready) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < until) {
+        TapRun partial;
+        partial.setOutput(process.stdoutSoFar(), "");
+        if (ready(partial)) return true;
+        if (process.exited()) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+bool emittedNote(const TapRun& run, const std::string& stream, int id, const std::string& note) {
+    for (const auto& record : run.records(stream)) {
+        if (record->getValue<int>("id") == id && record->getValue<std::string>("note") == note) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A following tap that checks the log's head every second.
+TapProcess follow(const Journey& journey) {
+    const std::string config = journey.schema.writeConfig(
+        journey.dir, {journey.items},
+        R"("follow":true,"poll_interval_seconds":0.2,"state_interval_seconds":1,)"
+        R"("max_run_seconds":90)");
+    return TapProcess({"--config", config, "--state", journey.dir.write("state.json", journey.state)});
+}
+
+// A forward setval, an emptied journal and ids rolled back at its head: the following tap
+// emits every change and keeps running through several checks at the head.
+void followingTapGoesOn(const DatabaseEnv& env, const std::string& prefix) {
+    Journey journey(env, prefix, PruneRecord::Kept);
+    TapProcess process = follow(journey);
+    const std::string items = journey.items;
+    REQUIRE(untilOutput(process, [](const TapRun& run) { return !run.messages("STATE").empty(); }));
+    moveIdsForward(journey, journey.newestId() + 1000, 1);
+    journey.change(1, "forward");
+    CHECK(untilOutput(process, [&](const TapRun& run) { return emittedNote(run, items, 1, "forward"); }));
+    journey.schema.exec("DELETE FROM " + journey.diffgen());
+    journey.rollBackAnInsert();
+    journey.change(2, "after a rollback");
+    CHECK(untilOutput(process,
+                        [&](const TapRun& run) { return emittedNote(run, items, 2, "after a rollback"); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // three checks at the head
+    CHECK_FALSE(process.exited());
+    process.signal(SIGTERM);
+    TapRun run = process.wait();
+    CHECK_MESSAGE(run.exitCode == 0, run.stderrText);
+}
+
+// The ids restart below the cursor of a following tap: it stops within seconds.
+void followingTapStopsAtAReset(const DatabaseEnv& env, const std::string& prefix,
+                               const JournalSql& resetSql) {
+    Journey journey(env, prefix, PruneRecord::Kept);
+    const int64_t bookmark = journey.bookmark();
+    TapProcess process = follow(journey);
+    REQUIRE(untilOutput(process, [](const TapRun& run) { return !run.messages("STATE").empty(); }));
+    journey.schema.exec(resetSql(journey));
+    journey.change(1, "after the reset");
+    const auto start = std::chrono::steady_clock::now();
+    while (!process.exited() && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    TapRun run = process.wait();
+    CHECK(run.exitCode == 1);
+    CHECK_MESSAGE(contains(run.stderrText, "stream '" + journey.items +
+                                               "': diffgen was reset below its bookmark " +
+                                               std::to_string(bookmark) + ": its next id is "),
+                  run.stderrText);
+    CHECK(contains(run.stderrText, "while the tap ran"));
+}
+
+std::string truncateRestartSql(const Journey& journey) {
+    return journey.schema.isPostgres() ? "TRUNCATE " + journey.diffgen() + " RESTART IDENTITY"
+                                       : "TRUNCATE TABLE " + journey.diffgen();
+}
+
+}  // namespace
+
+TEST_CASE("postgres situation: a following tap goes on through a forward setval and rollbacks") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    followingTapGoesOn(db, "js_follow");
+}
+
+TEST_CASE("mysql situation: a following tap goes on through a forward setval and rollbacks") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    followingTapGoesOn(db, "js_follow");
+}
+
+TEST_CASE("postgres situation: a following tap stops at a reset below its cursor") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    followingTapStopsAtAReset(db, "js_follow_reset", truncateRestartSql);
+}
+
+TEST_CASE("mysql situation: a following tap stops at a reset below its cursor") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    followingTapStopsAtAReset(db, "js_follow_reset", truncateRestartSql);
 }
