@@ -197,8 +197,9 @@ DiffgenLog::BoundsRow DiffgenLog::readBounds(const sdk::TableName& diffgen,
         "TABLE_NAME = ?), (SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE "
         "TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'id'), ";
     sql += sequence ? "(SELECT next_not_cached_value FROM " + quoteTable(*sequence) + ")" : "NULL";
-    sql += ", EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND "
-           "TABLE_NAME = ?), ";
+    sql +=
+        ", EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND "
+        "TABLE_NAME = ?), ";
     sql += withRecord ? "(SELECT MAX(highest_pruned_id) FROM " + quoteTable(record) + ")" : "NULL";
     Params params;
     for (int twice = 0; twice < 2; ++twice) {

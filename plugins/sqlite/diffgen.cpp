@@ -132,15 +132,15 @@ sdk::JournalBounds journalBounds(Session& database, const sdk::TableName& diffge
     // The prune record (packaging/diffgen/sqlite.sql): <diffgen>_pruned in the log's schema.
     const sdk::TableName record{schema, diffgen.name + "_pruned"};
     const bool recorded = pruneRecordExists(database, record);
-    const std::string sql = "SELECT (SELECT min(\"id\") FROM " + table +
-                            "), (SELECT max(\"id\") FROM " + table + "), " + kIdIsRowidSql + ", " +
-                            (sequences ? "(SELECT seq FROM " + sdk::quoteIdentifier(schema, '"') +
-                                             ".sqlite_sequence WHERE name = ?1 COLLATE NOCASE)"
-                                       : std::string("NULL")) +
-                            ", " +
-                            (recorded ? "(SELECT max(highest_pruned_id) FROM " +
-                                            tableSql(record) + ")"
-                                      : std::string("NULL"));
+    const std::string sql =
+        "SELECT (SELECT min(\"id\") FROM " + table + "), (SELECT max(\"id\") FROM " + table +
+        "), " + kIdIsRowidSql + ", " +
+        (sequences ? "(SELECT seq FROM " + sdk::quoteIdentifier(schema, '"') +
+                         ".sqlite_sequence WHERE name = ?1 COLLATE NOCASE)"
+                   : std::string("NULL")) +
+        ", " +
+        (recorded ? "(SELECT max(highest_pruned_id) FROM " + tableSql(record) + ")"
+                  : std::string("NULL"));
     auto statement = database.prepare(sql, "reading the bounds of " + context(diffgen));
     Cursor cursor(*statement);
     cursor.bindText(1, diffgen.name).bindText(2, schema);

@@ -1,5 +1,5 @@
-// The journal facts of ABI revisions 5 and 6 between their C structures and the SDK's types, for the
-// trampolines in export.hpp.
+// The journal facts of ABI revisions 5 and 6 between their C structures and the SDK's types, for
+// the trampolines in export.hpp.
 #include <cstring>
 #include <deque>
 #include <memory>

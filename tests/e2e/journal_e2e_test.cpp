@@ -174,8 +174,8 @@ public:
     }
     // A change the next run must emit: the note of row `id`.
     void change(int id, const std::string& note) const {
-        schema.exec("UPDATE " + items + " SET note = '" + note + "' WHERE id = " +
-                    std::to_string(id));
+        schema.exec("UPDATE " + items + " SET note = '" + note +
+                    "' WHERE id = " + std::to_string(id));
     }
     // An insert rolled back: its diffgen id is taken and never committed.
     void rollBackAnInsert() const {
@@ -301,11 +301,11 @@ void rolledBackAfterEmptying(const DatabaseEnv& env, const std::string& prefix) 
             continue;
         }
         const std::string lost = std::to_string(bookmark + 1);
-        journey.expectStop("stream '" + journey.items + "': diffgen no longer covers its bookmark " +
-                           std::to_string(bookmark) + ": the oldest event left is id " +
-                           std::to_string(bookmark + 2) + ", so the changes journalled at ids " +
-                           lost + " to " + lost + " were pruned before they were read" +
-                           journey.stopHint());
+        journey.expectStop("stream '" + journey.items +
+                           "': diffgen no longer covers its bookmark " + std::to_string(bookmark) +
+                           ": the oldest event left is id " + std::to_string(bookmark + 2) +
+                           ", so the changes journalled at ids " + lost + " to " + lost +
+                           " were pruned before they were read" + journey.stopHint());
     }
 }
 
@@ -339,23 +339,21 @@ void realPrunesStop(const DatabaseEnv& env, const std::string& prefix) {
         journey.schema.exec("DELETE FROM " + journey.diffgen() +
                             " WHERE id <= " + std::to_string(bookmark + 2));
         journey.next();
-        journey.expectStop("stream '" + journey.items + "': diffgen no longer covers its bookmark " +
-                           std::to_string(bookmark) + ": the oldest event left is id " +
-                           std::to_string(bookmark + 3) + ", so the changes journalled at ids " +
-                           std::to_string(bookmark + 1) + " to " + std::to_string(bookmark + 2) +
+        journey.expectStop("stream '" + journey.items +
+                           "': diffgen no longer covers its bookmark " + std::to_string(bookmark) +
+                           ": the oldest event left is id " + std::to_string(bookmark + 3) +
+                           ", so the changes journalled at ids " + std::to_string(bookmark + 1) +
+                           " to " + std::to_string(bookmark + 2) +
                            " were pruned before they were read" + journey.stopHint());
         journey.schema.exec("DELETE FROM " + journey.diffgen());
         journey.next();
         if (record == PruneRecord::Kept) {
-            journey.expectStop("stream '" + journey.items +
-                               "': diffgen no longer covers its bookmark " +
-                               std::to_string(bookmark) +
-                               ": its prune record says events up to id " +
-                               std::to_string(bookmark + 3) +
-                               " were deleted, so the changes journalled at ids " +
-                               std::to_string(bookmark + 1) + " to " +
-                               std::to_string(bookmark + 3) + " were pruned before they were read" +
-                               journey.stopHint());
+            journey.expectStop(
+                "stream '" + journey.items + "': diffgen no longer covers its bookmark " +
+                std::to_string(bookmark) + ": its prune record says events up to id " +
+                std::to_string(bookmark + 3) + " were deleted, so the changes journalled at ids " +
+                std::to_string(bookmark + 1) + " to " + std::to_string(bookmark + 3) +
+                " were pruned before they were read" + journey.stopHint());
         } else {
             // Nothing left to tell a prune by: the loss goes unnoticed (docs/journal.md).
             CHECK(journey.last.exitCode == 0);
@@ -595,8 +593,8 @@ std::string configWithKey(const JournalledSchema& schema, const ScratchDir& dir,
                                         table + R"(","pk_column":[")" + list + R"("]}]})");
 }
 
-// The trigger journals `journalled` while pk_column is `configured` ("b,a"): --check-journal exits 1
-// and a sync stops before any output, both with the one line naming both.
+// The trigger journals `journalled` while pk_column is `configured` ("b,a"): --check-journal exits
+// 1 and a sync stops before any output, both with the one line naming both.
 void keyMismatchStops(const JournalledSchema& schema, const std::string& table,
                       const std::string& journalled, const std::string& configured) {
     ScratchDir dir;
@@ -694,7 +692,8 @@ TapProcess follow(const Journey& journey) {
         journey.dir, {journey.items},
         R"("follow":true,"poll_interval_seconds":0.2,"state_interval_seconds":1,)"
         R"("max_run_seconds":90)");
-    return TapProcess({"--config", config, "--state", journey.dir.write("state.json", journey.state)});
+    return TapProcess(
+        {"--config", config, "--state", journey.dir.write("state.json", journey.state)});
 }
 
 // A forward setval, an emptied journal and ids rolled back at its head: the following tap
@@ -706,12 +705,14 @@ void followingTapGoesOn(const DatabaseEnv& env, const std::string& prefix) {
     REQUIRE(untilOutput(process, [](const TapRun& run) { return !run.messages("STATE").empty(); }));
     moveIdsForward(journey, journey.newestId() + 1000, 1);
     journey.change(1, "forward");
-    CHECK(untilOutput(process, [&](const TapRun& run) { return emittedNote(run, items, 1, "forward"); }));
+    CHECK(untilOutput(process,
+                      [&](const TapRun& run) { return emittedNote(run, items, 1, "forward"); }));
     journey.schema.exec("DELETE FROM " + journey.diffgen());
     journey.rollBackAnInsert();
     journey.change(2, "after a rollback");
-    CHECK(untilOutput(process,
-                        [&](const TapRun& run) { return emittedNote(run, items, 2, "after a rollback"); }));
+    CHECK(untilOutput(process, [&](const TapRun& run) {
+        return emittedNote(run, items, 2, "after a rollback");
+    }));
     std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // three checks at the head
     CHECK_FALSE(process.exited());
     process.signal(SIGTERM);
@@ -729,7 +730,8 @@ void followingTapStopsAtAReset(const DatabaseEnv& env, const std::string& prefix
     journey.schema.exec(resetSql(journey));
     journey.change(1, "after the reset");
     const auto start = std::chrono::steady_clock::now();
-    while (!process.exited() && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    while (!process.exited() &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     TapRun run = process.wait();

@@ -53,8 +53,7 @@ void addBounds(Findings& findings, const JournalFacts& facts, const TapConfig& c
         findings.add(FindingKind::Warning,
                      "the prune record " + record + " says ids up to " +
                          std::to_string(*bounds.highestPrunedId) +
-                         " were deleted, at or past the next id " +
-                         std::to_string(*bounds.nextId) +
+                         " were deleted, at or past the next id " + std::to_string(*bounds.nextId) +
                          ": it is from before the ids restarted, so prunes are told by gaps "
                          "again; run UPDATE " +
                          record + " SET highest_pruned_id = 0");
@@ -115,10 +114,9 @@ void addKey(Findings& findings, const StreamDefinition& stream) {
                                             "; the table has no primary key, so pk_column must "
                                             "name a key that is unique and never NULL");
     } else {
-        findings.add(FindingKind::Info, "key: " + joined(key, ", ") +
-                                            ", not the table's primary key (" +
-                                            joined(primary, ", ") +
-                                            "): its triggers must journal pk_column's values");
+        findings.add(FindingKind::Info,
+                     "key: " + joined(key, ", ") + ", not the table's primary key (" +
+                         joined(primary, ", ") + "): its triggers must journal pk_column's values");
     }
 }
 
@@ -186,8 +184,8 @@ void addForeignKeys(Findings& findings, const TableSetting& table, const TableJo
     if (journal.bypassingForeignKeys.empty()) return;
     std::string names;
     for (const BypassingForeignKey& key : journal.bypassingForeignKeys) {
-        names += (names.empty() ? "" : ", ") + key.constraintName + " (" + key.actions +
-                 " from '" + key.parent.display() + "')";
+        names += (names.empty() ? "" : ", ") + key.constraintName + " (" + key.actions + " from '" +
+                 key.parent.display() + "')";
     }
     findings.add(FindingKind::Warning,
                  "table '" + table.tableName + "': foreign key " + names +
@@ -200,11 +198,11 @@ void addStream(Findings& findings, const JournalFacts& facts, const StreamDefini
                const TapState& state) {
     const std::optional<int64_t> bookmark = state.bookmark(stream.name);
     if (!bookmark) {
-        findings.add(FindingKind::Info, "state: no bookmark (a first run starts from " +
-                                            std::string(stream.startFrom == StartFrom::Beginning
-                                                            ? "the beginning"
-                                                            : "a snapshot") +
-                                            ")");
+        findings.add(FindingKind::Info,
+                     "state: no bookmark (a first run starts from " +
+                         std::string(stream.startFrom == StartFrom::Beginning ? "the beginning"
+                                                                              : "a snapshot") +
+                         ")");
         if (facts.bounds && stream.startFrom == StartFrom::Beginning && !facts.bounds->empty &&
             facts.bounds->oldestId > 1) {
             findings.add(FindingKind::Warning,

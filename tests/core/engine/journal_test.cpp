@@ -264,8 +264,10 @@ TEST_CASE("--check-journal finds every problem that can lose changes and exits 1
     CHECK(contains(report,
                    "  PROBLEM: table 'items': trigger items_diffgen_i on INSERT journals key "
                    "column(s) (code) into diffgen.table_id, but pk_column is (id)"));
-    CHECK(contains(report, "  WARNING: table 'items': no trigger journals UPDATEs of this table\n"));
-    CHECK(contains(report, "  WARNING: table 'items': no trigger journals DELETEs of this table\n"));
+    CHECK(
+        contains(report, "  WARNING: table 'items': no trigger journals UPDATEs of this table\n"));
+    CHECK(
+        contains(report, "  WARNING: table 'items': no trigger journals DELETEs of this table\n"));
     CHECK(contains(report, "  partitions: public.items_eu\n"));
     CHECK(contains(report, "  PROBLEM: diffgen has events under a partition's name (from id 551)"));
     CHECK(contains(report,

@@ -575,7 +575,8 @@ private:
             if (auto key = trigger->getArray(3)) {
                 found.keyColumns.emplace();
                 for (size_t i = 0; i < key->size(); ++i) {
-                    found.keyColumns->push_back(key->getElement<std::string>(static_cast<unsigned>(i)));
+                    found.keyColumns->push_back(
+                        key->getElement<std::string>(static_cast<unsigned>(i)));
                 }
             }
             facts.triggers.push_back(found);
