@@ -769,3 +769,35 @@ TEST_CASE("mysql situation: a following tap stops at a reset below its cursor") 
     TDG_REQUIRE_DATABASE(db, mysqlEnv());
     followingTapStopsAtAReset(db, "js_follow_reset", truncateRestartSql);
 }
+
+TEST_CASE("postgres situation: a prune record from before the ids restarted is warned about") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    Journey journey(db, "js_stale", PruneRecord::Kept);
+    // TRUNCATE's trigger records the ids it removes; RESTART IDENTITY then numbers anew.
+    journey.schema.exec("TRUNCATE " + journey.diffgen() + " RESTART IDENTITY");
+    journey.change(1, "after the reset");
+    const std::string record = journey.schema.pruneRecordTable();
+    ScratchDir dir;
+    const std::string config =
+        dir.write("config.json", db.configPrefix() + R"(,"diffgen_table":")" + journey.diffgen() +
+                                     R"(","tables":[{"table_name":")" + journey.items +
+                                     R"(","pk_column":"id","start_from":"when_needed"}]})");
+    journey.config = config;
+    journey.next();
+    REQUIRE_MESSAGE(journey.last.exitCode == 0, journey.last.stderrText);
+    CHECK(contains(journey.last.stderrText,
+                   "start_from is when_needed, so the table is "
+                   "snapshotted again"));
+    CHECK_MESSAGE(contains(journey.last.stderrText,
+                           "the prune record " + journey.diffgen() +
+                               "_pruned says ids up to 10 "
+                               "were deleted, at or past the next id 2: it is from before the ids "
+                               "restarted, so prunes are told by gaps again; run UPDATE " +
+                               journey.diffgen() + "_pruned SET highest_pruned_id = 0"),
+                  journey.last.stderrText);
+    journey.schema.exec("UPDATE " + record + " SET highest_pruned_id = 0");
+    journey.change(2, "record set back");
+    journey.next();
+    journey.expectEmitted(2, "record set back");
+    CHECK_FALSE(contains(journey.last.stderrText, "the prune record"));
+}

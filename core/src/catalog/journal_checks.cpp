@@ -45,6 +45,10 @@ JournalFacts readJournalFacts(DialectConnection& connection, const TapConfig& co
         log::info(plugin + " cannot inspect the journal: the id sequence's cache, partitions " +
                   "and foreign-key actions are not checked");
     }
+    if (facts.triggersHidden) {
+        log::info("the journal triggers are not listed, so the journal names and key columns " +
+                  std::string("they write are not checked: ") + *facts.triggersHidden);
+    }
     return facts;
 }
 
