@@ -178,10 +178,24 @@ std::optional<std::string> sharedFunctionName(const TriggerRow& trigger,
     return qualified ? std::string(schema) + "." + std::string(table) : std::string(table);
 }
 
+// Whether the tokens hold string_to_array(TG_ARGV[0], ...): the shipped diffgen_journal's
+// (under whatever name it was installed) reading of its key columns from its first argument.
+bool readsKeyFromFirstArgument(const std::vector<sdk::SqlToken>& tokens) {
+    for (size_t at = 0; at + 5 < tokens.size(); ++at) {
+        if (tokens[at].isKeyword("string_to_array") && tokens[at + 1].isSymbol("(") &&
+            tokens[at + 2].isKeyword("TG_ARGV") && tokens[at + 3].isSymbol("[") &&
+            tokens[at + 4].text == "0" && tokens[at + 5].isSymbol("]")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // The shipped diffgen_journal takes the key columns as its first argument, "id" or
 // "order_id,line_no", and reads them by name from the row.
-std::optional<std::vector<std::string>> sharedFunctionKey(const TriggerRow& trigger) {
-    if (trigger.function != "diffgen_journal" || trigger.arguments.empty()) return std::nullopt;
+std::optional<std::vector<std::string>> sharedFunctionKey(
+    const TriggerRow& trigger, const std::vector<sdk::SqlToken>& tokens) {
+    if (trigger.arguments.empty() || !readsKeyFromFirstArgument(tokens)) return std::nullopt;
     std::vector<std::string> columns;
     std::string_view list = trigger.arguments[0];
     for (size_t from = 0; from <= list.size();) {
@@ -210,7 +224,7 @@ std::optional<sdk::JournalTrigger> journalTrigger(const TriggerRow& trigger,
     found.events = eventsOf(trigger.type);
     found.journalName =
         writes.journalName ? writes.journalName : sharedFunctionName(trigger, tokens);
-    found.keyColumns = writes.keyColumns ? writes.keyColumns : sharedFunctionKey(trigger);
+    found.keyColumns = writes.keyColumns ? writes.keyColumns : sharedFunctionKey(trigger, tokens);
     return found;
 }
 

@@ -629,6 +629,15 @@ TEST_CASE("postgres: a trigger that journals another key than pk_column stops th
     schema.createTable("lines", "a integer, b integer, note text, PRIMARY KEY (a, b)", "a,b");
     keyMismatchStops(schema, schema.table("lines"), "a, b", "b,a");
     keyMismatchStops(schema, schema.table("lines"), "a, b", "a");
+    // The compatible path: the shared diffgen_journal names the key in its argument.
+    const std::string shared = schema.table("shared");
+    schema.exec("DROP TABLE IF EXISTS " + shared);
+    schema.exec("CREATE TABLE " + shared + " (id integer PRIMARY KEY, code text UNIQUE NOT NULL)");
+    schema.exec("CREATE TRIGGER " + shared + "_diffgen AFTER INSERT OR UPDATE OR DELETE ON " +
+                shared + " FOR EACH ROW EXECUTE FUNCTION " + schema.diffgenTable() +
+                "_journal('id')");
+    keyMismatchStops(schema, shared, "id", "code");
+    schema.exec("DROP TABLE " + shared);
 
     // The matching key passes both.
     ScratchDir dir;
