@@ -91,11 +91,14 @@ void addIdSource(Findings& findings, const JournalFacts& facts, const TapConfig&
                      "id source: " + inspection.idSource.value_or("the id source (not readable)") +
                          (inspection.idCache == 1 ? ", one id at a time" : ", cache unknown"));
     }
+    // The plugin warns of it itself, once per session: here it is a line of the report.
     if (inspection.horizonProblem) {
-        findings.add(FindingKind::Warning, "ids held by running transactions cannot be seen: " +
-                                               *inspection.horizonProblem +
-                                               "; until then a transaction open longer than "
-                                               "horizon_settle_seconds can be skipped");
+        findings.add(FindingKind::Info,
+                     "horizon: ids held by running transactions cannot be "
+                     "seen: " +
+                         *inspection.horizonProblem +
+                         "; until then a transaction open longer than "
+                         "horizon_settle_seconds can be skipped");
     } else {
         findings.add(FindingKind::Info, "horizon: running transactions are visible");
     }
