@@ -50,10 +50,12 @@ void addBounds(Findings& findings, const JournalFacts& facts, const TapConfig& c
                          "back right after a prune of everything read stop a run; "
                          "packaging/diffgen/ installs the record");
     } else if (bounds.pruneRecordPredatesReset()) {
+        const std::string past = bounds.nextId
+                                     ? "at or past the next id " + std::to_string(*bounds.nextId)
+                                     : "past the newest event " + std::to_string(bounds.newestId);
         findings.add(FindingKind::Warning,
                      "the prune record " + record + " says ids up to " +
-                         std::to_string(*bounds.highestPrunedId) +
-                         " were deleted, at or past the next id " + std::to_string(*bounds.nextId) +
+                         std::to_string(*bounds.highestPrunedId) + " were deleted, " + past +
                          ": it is from before the ids restarted, so prunes are told by gaps "
                          "again; run UPDATE " +
                          record + " SET highest_pruned_id = 0");

@@ -69,8 +69,13 @@ std::optional<int64_t> JournalBounds::currentPruneRecord() const {
     return highestPrunedId;
 }
 
+// Every id deleted in the present numbering was handed out before the next one. Where the next
+// id cannot be read (MySQL 8), a record past the newest event left is taken for an older
+// numbering's: deleting the newest events but not the older ones is no retention.
 bool JournalBounds::pruneRecordPredatesReset() const {
-    return highestPrunedId && nextId && *highestPrunedId >= *nextId;
+    if (!highestPrunedId) return false;
+    if (nextId) return *highestPrunedId >= *nextId;
+    return !empty && *highestPrunedId > newestId;
 }
 
 std::optional<LostCoverage> JournalBounds::lostAfter(int64_t bookmark) const {

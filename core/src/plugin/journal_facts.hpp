@@ -63,7 +63,8 @@ struct JournalBounds {
     /// The prune record, when there is one and it belongs to the ids the source hands out now
     /// (a record at or above the next id was written before the ids restarted).
     std::optional<int64_t> currentPruneRecord() const;
-    /// A prune record at or above the next id: kept from before the log's ids restarted.
+    /// A prune record at or above the next id (next id unknown: above the newest event left):
+    /// kept from before the log's ids restarted.
     bool pruneRecordPredatesReset() const;
 };
 

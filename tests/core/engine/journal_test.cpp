@@ -316,3 +316,16 @@ TEST_CASE("with a prune record, a log emptied of unread events stops the run") {
                    "says events up to id 150 were deleted, so the changes journalled at ids 101 "
                    "to 150 were pruned before they were read"));
 }
+
+TEST_CASE("a prune record from before the ids restarted is warned about, and prunes are guessed") {
+    // Without a next id (MySQL 8), a record past the newest event is an older numbering's.
+    FakeSetup setup(itemsDatabase(idRange(1, 10), R"(,"journal":{"highest_pruned_id":500})"),
+                    itemsTable());
+    TapRun run = runFrom(setup, 5);
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(contains(run.stderrText,
+                   "the prune record diffgen_pruned says ids up to 500 were deleted, past the "
+                   "newest event 10: it is from before the ids restarted, so prunes are told by "
+                   "gaps again; run UPDATE diffgen_pruned SET highest_pruned_id = 0"));
+    CHECK(run.records("items").size() == 3);
+}
