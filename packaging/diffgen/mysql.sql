@@ -20,6 +20,29 @@ CREATE TABLE IF NOT EXISTS diffgen (
 -- table to do so, so at a quiet time):
 --   ALTER TABLE diffgen MODIFY table_id LONGTEXT NOT NULL;
 
+-- The prune record: the highest id ever deleted from diffgen, in one row, kept by a trigger on
+-- diffgen's DELETE. With it the tap knows whether a retention job deleted events it had not
+-- read yet, instead of guessing from a gap below the oldest event, which ids rolled back
+-- right after a prune also leave (docs/journal.md). Its name is the journal's name with
+-- _pruned, in the journal's database; the tap reads it with SELECT. Installed on a log pruned
+-- before, it counts every id below the oldest event (on an empty log, every id handed out) as
+-- pruned. TRUNCATE TABLE diffgen fires no trigger; it also starts the ids again at 1, which
+-- the tap sees as a reset.
+CREATE TABLE IF NOT EXISTS diffgen_pruned (
+    only_row          TINYINT NOT NULL DEFAULT 1 PRIMARY KEY CHECK (only_row = 1),
+    highest_pruned_id BIGINT  NOT NULL
+);
+INSERT IGNORE INTO diffgen_pruned (only_row, highest_pruned_id)
+SELECT 1, COALESCE(MIN(id) - 1,
+                   (SELECT AUTO_INCREMENT - 1 FROM information_schema.TABLES
+                     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'diffgen'), 0)
+  FROM diffgen;
+-- Row by row (MySQL and MariaDB have no statement trigger that sees the rows); a delete below
+-- the record writes nothing.
+DROP TRIGGER IF EXISTS diffgen_note_pruned;
+CREATE TRIGGER diffgen_note_pruned AFTER DELETE ON diffgen FOR EACH ROW
+    UPDATE diffgen_pruned SET highest_pruned_id = OLD.id WHERE highest_pruned_id < OLD.id;
+
 -- diffgen_triggers: the CREATE TRIGGER statements that journal each table of the current
 -- database that has a primary key, three rows per table, in the columns table_name,
 -- trigger_name and trigger_sql. The triggers name the key columns and the journal name in

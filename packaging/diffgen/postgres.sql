@@ -14,6 +14,47 @@ CREATE TABLE IF NOT EXISTS diffgen (
 );
 CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
 
+-- The prune record: the highest id ever deleted from diffgen, in one row. With it the tap
+-- knows whether a retention job deleted events it had not read yet, instead of guessing from
+-- a gap below the oldest event, which ids rolled back right after a prune also leave
+-- (docs/journal.md). Its name is the journal's name with _pruned, in the journal's schema; the
+-- tap reads it with SELECT. Installed on a log pruned before, it counts every id below the
+-- oldest event (on an empty log, every id handed out) as pruned.
+CREATE TABLE IF NOT EXISTS diffgen_pruned (
+    highest_pruned_id bigint  NOT NULL,
+    only_row          boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (only_row)
+);
+INSERT INTO diffgen_pruned (highest_pruned_id)
+SELECT COALESCE((SELECT min(id) - 1 FROM diffgen),
+                pg_sequence_last_value(pg_get_serial_sequence('diffgen', 'id')::regclass), 0)
+ON CONFLICT (only_row) DO NOTHING;
+
+-- Keeps the record: once per DELETE statement on the log (the deleted rows' highest id, from
+-- the statement's transition table), and before a TRUNCATE (the log's highest id). The record
+-- only moves forward. It names the record after the table it fires on, so it serves a journal
+-- of any name; DELETEs that delete nothing, and deletes below the record, write nothing.
+CREATE OR REPLACE FUNCTION diffgen_note_pruned() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    highest bigint;
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        EXECUTE format('SELECT max(id) FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME) INTO highest;
+    ELSE
+        SELECT max(id) INTO highest FROM pruned;
+    END IF;
+    IF highest IS NOT NULL THEN
+        EXECUTE format('UPDATE %I.%I SET highest_pruned_id = $1 WHERE highest_pruned_id < $1',
+                       TG_TABLE_SCHEMA, TG_TABLE_NAME || '_pruned') USING highest;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER diffgen_pruned AFTER DELETE ON diffgen
+    REFERENCING OLD TABLE AS pruned FOR EACH STATEMENT EXECUTE FUNCTION diffgen_note_pruned();
+CREATE OR REPLACE TRIGGER diffgen_pruned_truncate BEFORE TRUNCATE ON diffgen
+    FOR EACH STATEMENT EXECUTE FUNCTION diffgen_note_pruned();
+
 -- The SQL expression of a row's key as diffgen.table_id, for the row called row_name: for one
 -- key column the value's text as JSON has it ('1001', 'A-7'), for several the JSON array of
 -- the values in key order ('[1001, "A-7"]'), which the tap's pk_column list reads.

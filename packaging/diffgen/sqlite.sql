@@ -17,6 +17,23 @@ CREATE TABLE IF NOT EXISTS diffgen (
 );
 CREATE INDEX IF NOT EXISTS diffgen_tablename_id ON diffgen (tablename, id);
 
+-- The prune record: the highest id ever deleted from diffgen, in one row, kept by a trigger on
+-- diffgen's DELETE. With it the tap knows whether a retention job deleted events it had not
+-- read yet, instead of guessing from a gap below the oldest event, which ids rolled back
+-- right after a prune also leave (docs/journal.md). Its name is the journal's name with
+-- _pruned, in the journal's schema. Installed on a log pruned before, it counts every id below
+-- the oldest event (on an empty log, every id handed out) as pruned.
+CREATE TABLE IF NOT EXISTS diffgen_pruned (
+    only_row          INTEGER PRIMARY KEY CHECK (only_row = 1),
+    highest_pruned_id INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO diffgen_pruned (only_row, highest_pruned_id)
+SELECT 1, coalesce((SELECT min(id) - 1 FROM diffgen),
+                   (SELECT seq FROM sqlite_sequence WHERE name = 'diffgen'), 0);
+CREATE TRIGGER IF NOT EXISTS diffgen_note_pruned AFTER DELETE ON diffgen BEGIN
+    UPDATE diffgen_pruned SET highest_pruned_id = OLD.id WHERE highest_pruned_id < OLD.id;
+END;
+
 -- diffgen_triggers: the CREATE TRIGGER statements that journal each table of the database
 -- that has a primary key, three rows per table, in the columns table_name, trigger_name and
 -- trigger_sql. To journal a table, run its statements, e.g. with the sqlite3 shell:

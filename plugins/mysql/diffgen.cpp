@@ -177,21 +177,37 @@ std::optional<int64_t> DiffgenLog::maxId(const sdk::TableName& diffgen) {
 // holds in its shared cache are gone. MySQL 8 answers TABLES.AUTO_INCREMENT from statistics
 // kept up to information_schema_stats_expiry (a day by default), which could make a log whose
 // ids go on look reset: there the next id stays unknown.
+namespace {
+
+// The prune record of a log (packaging/diffgen/mysql.sql): <diffgen>_pruned in its database.
+sdk::TableName pruneRecordOf(const sdk::TableName& diffgen) {
+    return sdk::TableName{diffgen.schema, diffgen.name + "_pruned"};
+}
+
+}  // namespace
+
 DiffgenLog::BoundsRow DiffgenLog::readBounds(const sdk::TableName& diffgen,
-                                             const sdk::TableName* sequence) {
+                                             const sdk::TableName* sequence, bool withRecord) {
     const std::string table = quoteTable(diffgen);
     const std::string schema = diffgen.schema.value_or(session_.database());
+    const sdk::TableName record = pruneRecordOf(diffgen);
     std::string sql =
         "SELECT (SELECT MIN(`id`) FROM " + table + "), (SELECT MAX(`id`) FROM " + table +
         "), (SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND "
         "TABLE_NAME = ?), (SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE "
         "TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'id'), ";
     sql += sequence ? "(SELECT next_not_cached_value FROM " + quoteTable(*sequence) + ")" : "NULL";
+    sql +=
+        ", EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND "
+        "TABLE_NAME = ?), ";
+    sql += withRecord ? "(SELECT MAX(highest_pruned_id) FROM " + quoteTable(record) + ")" : "NULL";
     Params params;
     for (int twice = 0; twice < 2; ++twice) {
         params.addText(schema);
         params.addText(diffgen.name);
     }
+    params.addText(schema);
+    params.addText(record.name);
     BoundsRow read;
     Cursor cursor(session_.prepared(sql), params);
     while (cursor.next()) {
@@ -204,15 +220,45 @@ DiffgenLog::BoundsRow DiffgenLog::readBounds(const sdk::TableName& diffgen,
         if (!row.isNull(2)) read.autoIncrement = row.asInt64(2);
         if (!row.isNull(3)) row.appendBytes(3, read.idDefault);
         if (!row.isNull(4)) read.sequenceNext = row.asInt64(4);
+        read.recordExists = row.asInt64(5) != 0;
+        if (!row.isNull(6)) read.bounds.highestPrunedId = row.asInt64(6);
     }
     return read;
+}
+
+// information_schema lists a table only to a user with a privilege on it, so a record it
+// shows is read in the same statement as the bounds from then on; one that appears or goes
+// away costs one more statement, the time it happens.
+DiffgenLog::BoundsRow DiffgenLog::readBoundsAndRecord(const sdk::TableName& diffgen,
+                                                      const sdk::TableName* sequence) {
+    bool& withRecord = readsRecord_[quoteTable(diffgen)];
+    if (withRecord) {
+        try {
+            BoundsRow read = readBounds(diffgen, sequence, true);
+            if (read.recordExists) return read;
+        } catch (const sdk::DriverError&) {
+            // Dropped meanwhile, or not readable: read again without it.
+        }
+        withRecord = false;
+        return readBounds(diffgen, sequence, false);
+    }
+    BoundsRow read = readBounds(diffgen, sequence, false);
+    if (!read.recordExists) return read;
+    try {
+        BoundsRow again = readBounds(diffgen, sequence, true);
+        withRecord = again.recordExists;
+        return again;
+    } catch (const sdk::DriverError& error) {
+        if (error.status() != TDG_UNAUTHORIZED) throw;
+        return read;  // listed for another privilege than SELECT: no record to read
+    }
 }
 
 sdk::JournalBounds DiffgenLog::bounds(const sdk::TableName& diffgen) {
     const std::string table = quoteTable(diffgen);
     auto known = idSequences_.find(table);
     bool readable = known != idSequences_.end() && known->second && known->second->readable;
-    BoundsRow read = readBounds(diffgen, readable ? &known->second->name : nullptr);
+    BoundsRow read = readBoundsAndRecord(diffgen, readable ? &known->second->name : nullptr);
     std::optional<sdk::TableName> inDefault = sequenceOfDefault(read.idDefault);
     bool sameSource =
         known != idSequences_.end() &&
@@ -222,7 +268,7 @@ sdk::JournalBounds DiffgenLog::bounds(const sdk::TableName& diffgen) {
         std::optional<IdSequence>& remembered = idSequences_[table];
         remembered = inDefault ? std::optional<IdSequence>(IdSequence{*inDefault}) : std::nullopt;
         try {
-            if (inDefault) read = readBounds(diffgen, &*inDefault);
+            if (inDefault) read = readBoundsAndRecord(diffgen, &*inDefault);
         } catch (const sdk::DriverError& error) {
             if (error.status() != TDG_UNAUTHORIZED) throw;
             remembered->readable = false;  // no SELECT on the sequence: next id unknown

@@ -51,19 +51,26 @@ private:
         sdk::TableName name;
         bool readable = true;
     };
-    // min, max, AUTO_INCREMENT, the id column's DEFAULT and the sequence's next value.
+    // min, max, AUTO_INCREMENT, the id column's DEFAULT, the sequence's next value, whether
+    // the prune record exists, and its highest pruned id when it was read too.
     struct BoundsRow {
         sdk::JournalBounds bounds;
         std::optional<int64_t> autoIncrement;
         std::string idDefault;
         std::optional<int64_t> sequenceNext;
+        bool recordExists = false;
     };
-    BoundsRow readBounds(const sdk::TableName& diffgen, const sdk::TableName* sequence);
+    BoundsRow readBounds(const sdk::TableName& diffgen, const sdk::TableName* sequence,
+                         bool withRecord);
+    BoundsRow readBoundsAndRecord(const sdk::TableName& diffgen, const sdk::TableName* sequence);
 
     Session& session_;
     HorizonCheck horizon_;
     // By the log's quoted name: its sequence, or none (as of this session's last look).
     std::map<std::string, std::optional<IdSequence>> idSequences_;
+    // By the log's quoted name: whether its prune record is read with the bounds (as of this
+    // session's last look).
+    std::map<std::string, bool> readsRecord_;
     sdk::GaplessPageReader pageReader_;
 };
 

@@ -219,7 +219,8 @@ void Inspection::readTriggers(MultiStatementQuery& query, const SchemaChunk& chu
         const sdk::SqlSpelling spelling = sdk::SqlSpelling::mysql(row.bytes(4));
         sdk::JournalWrites writes = sdk::journalWritesOf(row.bytes(3), diffgen, spelling);
         if (!writes.writes) continue;
-        byTable[row.bytes(0)].push_back({row.bytes(1), row.bytes(2), writes.journalName});
+        byTable[row.bytes(0)].push_back(
+            {row.bytes(1), row.bytes(2), writes.journalName, writes.keyColumns});
     }
     TextRow granted(query.nextResult(context));
     bool seesAll = false;

@@ -210,23 +210,48 @@ std::optional<int64_t> maxDiffgenId(Session& session, const sdk::TableName& diff
     return parseInt64(rows.value(0, 0), "diffgen id");
 }
 
-// min and max each read one end of the id index. The next id is the sequence's last value plus
-// its increment: what nextval hands out next where no session holds cached values (above 1,
-// CACHE makes the stored value the end of the latest block handed out). pg_sequence_last_value
-// is NULL while the sequence has handed out nothing since it was created or restarted (TRUNCATE
-// ... RESTART IDENTITY), when the next value is its start, which ALTER SEQUENCE ... RESTART WITH
-// n and setval(..., false) move without the catalog telling; then the start is reported. Read
-// only where the session may read the sequence, so a missing privilege leaves it unknown rather
-// than failing the statement.
-constexpr const char* kBoundsSelect = R"SQL(
+// min and max each read one end of the id index. The next id is what nextval hands out next
+// where no session holds cached values (above 1, CACHE makes the stored value the end of the
+// latest block handed out): the sequence's last value plus its increment once it has handed
+// one out, else the last value itself, which ALTER SEQUENCE ... RESTART [WITH n], TRUNCATE ...
+// RESTART IDENTITY and setval(..., false) set. Only the sequence relation holds both (its
+// catalog function answers NULL for the second), so it is read through query_to_xml, in the
+// same statement; a session with USAGE alone gets the catalog function's answer, and one
+// without either leaves the next id unknown rather than fail.
+//
+// The prune record is <diffgen>_pruned in the log's schema (packaging/diffgen/postgres.sql),
+// read the same way where it exists and the session may read it; NULL otherwise, or when it
+// holds no row.
+constexpr const char* kBoundsSelect = R"SQL(,
+record AS (
+    SELECT pg_catalog.to_regclass(pg_catalog.format('%I.%I', log.nspname, c.relname || '_pruned'))
+               AS oid
+      FROM log JOIN pg_catalog.pg_class c ON c.oid = log.oid)
 SELECT (SELECT min("id") FROM @table@)::int8::text,
        (SELECT max("id") FROM @table@)::int8::text,
-       (SELECT CASE WHEN pg_catalog.has_sequence_privilege(source.seqrelid, 'SELECT,USAGE')
-                    THEN COALESCE(pg_catalog.pg_sequence_last_value(source.seqrelid)::numeric
-                                      + source.seqincrement,
-                                  source.seqstart)
+       (SELECT CASE WHEN pg_catalog.has_sequence_privilege(source.seqrelid, 'SELECT')
+                    THEN (SELECT CASE WHEN s.is_called THEN s.last_value + source.seqincrement
+                                      ELSE s.last_value END
+                            FROM XMLTABLE('/row' PASSING pg_catalog.query_to_xml(
+                                     pg_catalog.format('SELECT last_value, is_called FROM %s',
+                                                       source.seqrelid::pg_catalog.regclass),
+                                     false, true, '')
+                                   COLUMNS last_value numeric, is_called boolean) s)
+                    WHEN pg_catalog.has_sequence_privilege(source.seqrelid, 'USAGE')
+                    THEN pg_catalog.pg_sequence_last_value(source.seqrelid)::numeric
+                         + source.seqincrement
                END
-          FROM source)::text
+          FROM source)::text,
+       (SELECT CASE WHEN pg_catalog.has_table_privilege(record.oid, 'SELECT')
+                    THEN (SELECT p.highest
+                            FROM XMLTABLE('/row' PASSING pg_catalog.query_to_xml(
+                                     pg_catalog.format(
+                                         'SELECT max(highest_pruned_id) AS highest FROM %s',
+                                         record.oid::pg_catalog.regclass),
+                                     false, true, '')
+                                   COLUMNS highest int8) p)
+               END
+          FROM record WHERE record.oid IS NOT NULL)::text
 )SQL";
 
 sdk::JournalBounds journalBounds(Session& session, const sdk::TableName& diffgen) {
@@ -249,6 +274,9 @@ sdk::JournalBounds journalBounds(Session& session, const sdk::TableName& diffgen
         std::from_chars(nextText->data(), nextText->data() + nextText->size(), next).ptr ==
             nextText->data() + nextText->size()) {
         bounds.nextId = next;
+    }
+    if (std::optional<std::string_view> pruned = rows.optional(0, 3)) {
+        bounds.highestPrunedId = parseInt64(*pruned, "highest pruned id");
     }
     return bounds;
 }

@@ -178,6 +178,38 @@ std::optional<std::string> sharedFunctionName(const TriggerRow& trigger,
     return qualified ? std::string(schema) + "." + std::string(table) : std::string(table);
 }
 
+// Whether the tokens hold string_to_array(TG_ARGV[0], ...): the shipped diffgen_journal's
+// (under whatever name it was installed) reading of its key columns from its first argument.
+bool readsKeyFromFirstArgument(const std::vector<sdk::SqlToken>& tokens) {
+    for (size_t at = 0; at + 5 < tokens.size(); ++at) {
+        if (tokens[at].isKeyword("string_to_array") && tokens[at + 1].isSymbol("(") &&
+            tokens[at + 2].isKeyword("TG_ARGV") && tokens[at + 3].isSymbol("[") &&
+            tokens[at + 4].text == "0" && tokens[at + 5].isSymbol("]")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The shipped diffgen_journal takes the key columns as its first argument, "id" or
+// "order_id,line_no", and reads them by name from the row.
+std::optional<std::vector<std::string>> sharedFunctionKey(
+    const TriggerRow& trigger, const std::vector<sdk::SqlToken>& tokens) {
+    if (trigger.arguments.empty() || !readsKeyFromFirstArgument(tokens)) return std::nullopt;
+    std::vector<std::string> columns;
+    std::string_view list = trigger.arguments[0];
+    for (size_t from = 0; from <= list.size();) {
+        size_t end = std::min(list.find(',', from), list.size());
+        std::string_view column = list.substr(from, end - from);
+        while (!column.empty() && column.front() == ' ') column.remove_prefix(1);
+        while (!column.empty() && column.back() == ' ') column.remove_suffix(1);
+        if (column.empty()) return std::nullopt;
+        columns.emplace_back(column);
+        from = end + 1;
+    }
+    return columns;
+}
+
 // The trigger when its function writes into diffgen, with the name it writes where the source
 // says: a literal in its INSERTs (a function of its own, or one generated for the table), or
 // the shipped shared function's arguments.
@@ -192,6 +224,7 @@ std::optional<sdk::JournalTrigger> journalTrigger(const TriggerRow& trigger,
     found.events = eventsOf(trigger.type);
     found.journalName =
         writes.journalName ? writes.journalName : sharedFunctionName(trigger, tokens);
+    found.keyColumns = writes.keyColumns ? writes.keyColumns : sharedFunctionKey(trigger, tokens);
     return found;
 }
 

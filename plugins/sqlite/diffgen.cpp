@@ -104,6 +104,22 @@ std::optional<int64_t> maxDiffgenId(Session& database, const sdk::TableName& dif
     return requireInteger(cursor, 0, diffgen);
 }
 
+namespace {
+
+// Read from the schema table rather than the connection's schema cache, which does not see a
+// record dropped by another connection until a statement reloads it.
+bool pruneRecordExists(Session& database, const sdk::TableName& record) {
+    auto statement = database.prepare("SELECT 1 FROM " + sdk::quoteIdentifier(*record.schema, '"') +
+                                          ".sqlite_master WHERE type = 'table' AND name = ?1 "
+                                          "COLLATE NOCASE",
+                                      "looking up the prune record '" + record.display() + "'");
+    Cursor cursor(*statement);
+    cursor.bindText(1, record.name);
+    return cursor.next();
+}
+
+}  // namespace
+
 // min and max read the two ends of the id index. SQLite hands out a rowid one above the highest
 // id, and for an AUTOINCREMENT table one above the highest it ever handed out as well
 // (sqlite_sequence, which exists once the database has an AUTOINCREMENT table): that tells a
@@ -113,11 +129,18 @@ sdk::JournalBounds journalBounds(Session& database, const sdk::TableName& diffge
     const std::string schema = diffgen.schema.value_or("main");
     const std::string table = tableSql(diffgen);
     const bool sequences = database.hasTable(schema, "sqlite_sequence");
-    const std::string sql = "SELECT (SELECT min(\"id\") FROM " + table +
-                            "), (SELECT max(\"id\") FROM " + table + "), " + kIdIsRowidSql + ", " +
-                            (sequences ? "(SELECT seq FROM " + sdk::quoteIdentifier(schema, '"') +
-                                             ".sqlite_sequence WHERE name = ?1 COLLATE NOCASE)"
-                                       : std::string("NULL"));
+    // The prune record (packaging/diffgen/sqlite.sql): <diffgen>_pruned in the log's schema.
+    const sdk::TableName record{schema, diffgen.name + "_pruned"};
+    const bool recorded = pruneRecordExists(database, record);
+    const std::string sql =
+        "SELECT (SELECT min(\"id\") FROM " + table + "), (SELECT max(\"id\") FROM " + table +
+        "), " + kIdIsRowidSql + ", " +
+        (sequences ? "(SELECT seq FROM " + sdk::quoteIdentifier(schema, '"') +
+                         ".sqlite_sequence WHERE name = ?1 COLLATE NOCASE)"
+                   : std::string("NULL")) +
+        ", " +
+        (recorded ? "(SELECT max(highest_pruned_id) FROM " + tableSql(record) + ")"
+                  : std::string("NULL"));
     auto statement = database.prepare(sql, "reading the bounds of " + context(diffgen));
     Cursor cursor(*statement);
     cursor.bindText(1, diffgen.name).bindText(2, schema);
@@ -128,6 +151,7 @@ sdk::JournalBounds journalBounds(Session& database, const sdk::TableName& diffge
         bounds.oldestId = requireInteger(cursor, 0, diffgen);
         bounds.newestId = requireInteger(cursor, 1, diffgen);
     }
+    if (cursor.storage(4) != SQLITE_NULL) bounds.highestPrunedId = cursor.int64(4);
     if (cursor.int64(2) == 0) return bounds;
     const int64_t highest = std::max(bounds.empty ? 0 : bounds.newestId, cursor.int64(3));
     if (highest < INT64_MAX) bounds.nextId = std::max<int64_t>(highest, 0) + 1;

@@ -91,7 +91,7 @@ std::map<std::string, std::vector<sdk::JournalTrigger>> readTriggers(
         sdk::JournalWrites writes = sdk::journalWritesOf(bodyOf(tokens), journal, spelling);
         if (!writes.writes) continue;
         byTable[lowered(cursor.text(0))].push_back(
-            {std::string(cursor.text(1)), eventOf(tokens), writes.journalName});
+            {std::string(cursor.text(1)), eventOf(tokens), writes.journalName, writes.keyColumns});
     }
     return byTable;
 }

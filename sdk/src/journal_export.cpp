@@ -1,5 +1,5 @@
-// The journal facts of ABI revision 5 between their C structures and the SDK's types, for the
-// trampolines in export.hpp.
+// The journal facts of ABI revisions 5 and 6 between their C structures and the SDK's types, for
+// the trampolines in export.hpp.
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -16,6 +16,7 @@ struct OwnedInspection {
     std::deque<std::vector<TdgTableRef>> partitionLists;
     std::deque<TdgBypassingForeignKey> foreignKeys;
     std::deque<TdgJournalTrigger> triggers;
+    std::deque<std::vector<const char*>> keyColumnLists;
     std::deque<std::vector<const TdgBypassingForeignKey*>> foreignKeyLists;
     std::deque<std::vector<const TdgJournalTrigger*>> triggerLists;
     std::deque<TdgTableJournal> tables;
@@ -54,10 +55,16 @@ const TdgTableJournal* publishTable(OwnedInspection& owned, const TableJournal& 
     for (const JournalTrigger& trigger : table.triggers) {
         TdgJournalTrigger& entry = owned.triggers.emplace_back();
         std::memset(&entry, 0, sizeof(entry));
-        entry.struct_size = TDG_JOURNAL_TRIGGER_SIZE_5;
+        entry.struct_size = TDG_JOURNAL_TRIGGER_SIZE_6;
         entry.name = trigger.name.c_str();
         entry.events = trigger.events.c_str();
         entry.journal_name = optionalText(trigger.journalName);
+        if (trigger.keyColumns) {
+            auto& columns = owned.keyColumnLists.emplace_back();
+            for (const std::string& column : *trigger.keyColumns) columns.push_back(column.c_str());
+            entry.num_key_columns = static_cast<int32_t>(columns.size());
+            entry.key_columns = columns.data();
+        }
         triggers.push_back(&entry);
     }
     out.num_triggers = static_cast<int32_t>(triggers.size());
@@ -94,12 +101,16 @@ void publishBounds(const JournalBounds& bounds, TdgJournalBounds* out) {
     if (out->struct_size < TDG_JOURNAL_BOUNDS_SIZE_5) {
         throw invalidArgument("journal bounds output is smaller than ABI version 5 requires");
     }
-    out->struct_size = TDG_JOURNAL_BOUNDS_SIZE_5;
+    const bool withRecord = out->struct_size >= TDG_JOURNAL_BOUNDS_SIZE_6;
+    out->struct_size = withRecord ? TDG_JOURNAL_BOUNDS_SIZE_6 : TDG_JOURNAL_BOUNDS_SIZE_5;
     out->is_empty = bounds.empty ? 1 : 0;
     out->oldest_id = bounds.empty ? 0 : bounds.oldestId;
     out->newest_id = bounds.empty ? 0 : bounds.newestId;
     out->has_next_id = bounds.nextId ? 1 : 0;
     out->next_id = bounds.nextId.value_or(0);
+    if (!withRecord) return;
+    out->has_prune_record = bounds.highestPrunedId ? 1 : 0;
+    out->highest_pruned_id = bounds.highestPrunedId.value_or(0);
 }
 
 void publishInspection(JournalInspection facts, size_t requestedTables, TdgJournalInspection* out) {

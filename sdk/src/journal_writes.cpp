@@ -1,5 +1,6 @@
 #include "tap-diffgen/sdk/journal_writes.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace tapdiffgen::sdk {
@@ -7,8 +8,43 @@ namespace {
 
 using Tokens = std::vector<SqlToken>;
 
-// The diffgen column every journal INSERT fills with the journal name.
+// The diffgen column every journal INSERT fills with the journal name, and the one it fills
+// with the row's key.
 constexpr std::string_view kJournalColumn = "tablename";
+constexpr std::string_view kKeyColumn = "table_id";
+
+// Where the two columns are in an INSERT's column list.
+struct ColumnPositions {
+    std::optional<size_t> journalName;
+    std::optional<size_t> key;
+};
+
+// A column name as the database resolves it: an unquoted name folded where the spelling folds.
+std::string columnNameOf(const SqlToken& token, const SqlSpelling& spelling) {
+    if (token.kind != SqlToken::Kind::Word || !spelling.foldsUnquotedNames) return token.text;
+    std::string folded = token.text;
+    for (char& c : folded) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return folded;
+}
+
+// The row columns an expression references as NEW.col or OLD.col, in order, each once.
+std::vector<std::string> rowColumnsOf(const Tokens& expression, const SqlSpelling& spelling) {
+    std::vector<std::string> columns;
+    for (size_t at = 0; at + 2 < expression.size(); ++at) {
+        const SqlToken& row = expression[at];
+        if (!(row.isKeyword("NEW") || row.isKeyword("OLD")) || !expression[at + 1].isSymbol(".") ||
+            !expression[at + 2].isName()) {
+            continue;
+        }
+        std::string column = columnNameOf(expression[at + 2], spelling);
+        if (std::find(columns.begin(), columns.end(), column) == columns.end()) {
+            columns.push_back(std::move(column));
+        }
+    }
+    return columns;
+}
 
 // Words between INSERT and the table's name: MySQL's modifiers, SQLite's OR <conflict>.
 bool isInsertModifier(const SqlToken& token) {
@@ -68,6 +104,7 @@ public:
         JournalWrites writes;
         writes.writes = inserts_ > 0;
         if (writes.writes && !unknown_ && names_.size() == 1) writes.journalName = *names_.begin();
+        if (writes.writes && !keysDiffer_ && !keys_.empty()) writes.keyColumns = keys_;
         return writes;
     }
 
@@ -98,28 +135,30 @@ private:
     void readInsert() {
         ++inserts_;
         if (peek().isKeyword("AS")) at_ += 2;  // PostgreSQL's alias of the target
-        std::optional<size_t> position;
-        if (peek().isSymbol("(")) position = columnPosition();
+        ColumnPositions positions;
+        if (peek().isSymbol("(")) positions = columnPositions();
         if (peek().isKeyword("SET")) return readAssignments();
-        if (!position) return markUnknown();
-        if (peek().isKeyword("VALUES")) return readValues(*position);
-        if (peek().isKeyword("SELECT")) return readSelects(*position);
+        if (!positions.journalName) return markUnknown();
+        if (peek().isKeyword("VALUES")) return readValues(positions);
+        if (peek().isKeyword("SELECT")) return readSelects(positions);
         markUnknown();  // DEFAULT VALUES, WITH ..., anything else
     }
 
-    // Reads "(a, b, c)"; the position of the journal column in it, if it is there.
-    std::optional<size_t> columnPosition() {
-        std::optional<size_t> position;
+    // Reads "(a, b, c)"; the positions of the journal name and key columns in it.
+    ColumnPositions columnPositions() {
+        ColumnPositions positions;
         size_t index = 0;
         for (++at_; at_ < tokens_.size() && !peek().isSymbol(")"); ++at_) {
             if (peek().isSymbol(",")) {
                 ++index;
             } else if (namesMatch(peek(), kJournalColumn, spelling_)) {
-                position = index;
+                positions.journalName = index;
+            } else if (namesMatch(peek(), kKeyColumn, spelling_)) {
+                positions.key = index;
             }
         }
         ++at_;
-        return position;
+        return positions;
     }
 
     // Splits a list into its expressions at depth 0, up to `ends` or a closing parenthesis
@@ -142,29 +181,41 @@ private:
         return list;
     }
 
-    void note(const std::vector<Tokens>& list, size_t position) {
-        if (position >= list.size()) return markUnknown();
-        std::optional<std::string> literal = literalOf(list[position]);
+    void note(const std::vector<Tokens>& list, const ColumnPositions& positions) {
+        if (positions.key && *positions.key < list.size()) noteKey(list[*positions.key]);
+        if (*positions.journalName >= list.size()) return markUnknown();
+        std::optional<std::string> literal = literalOf(list[*positions.journalName]);
         if (!literal) return markUnknown();
         names_.insert(*literal);
     }
 
-    void readValues(size_t position) {
+    // The row columns one table_id value journals.
+    void noteKey(const Tokens& value) {
+        std::vector<std::string> columns = rowColumnsOf(value, spelling_);
+        if (columns.empty()) return;
+        if (keys_.empty()) {
+            keys_ = std::move(columns);
+        } else if (keys_ != columns) {
+            keysDiffer_ = true;
+        }
+    }
+
+    void readValues(const ColumnPositions& positions) {
         ++at_;
         while (peek().isSymbol("(")) {
             ++at_;
-            note(expressions([](const SqlToken&) { return false; }), position);
+            note(expressions([](const SqlToken&) { return false; }), positions);
             ++at_;
             if (!peek().isSymbol(",")) return;
             ++at_;
         }
     }
 
-    void readSelects(size_t position) {
+    void readSelects(const ColumnPositions& positions) {
         while (peek().isKeyword("SELECT")) {
             ++at_;
             if (peek().isKeyword("ALL") || peek().isKeyword("DISTINCT")) ++at_;
-            note(expressions(endsSelectList), position);
+            note(expressions(endsSelectList), positions);
             skipToNextSelect();
         }
     }
@@ -192,10 +243,11 @@ private:
         ++at_;
         bool found = false;
         for (const Tokens& assignment : expressions(endsSelectList)) {
-            if (assignment.size() < 2 || !assignment[1].isSymbol("=") ||
-                !namesMatch(assignment[0], kJournalColumn, spelling_)) {
-                continue;
+            if (assignment.size() < 2 || !assignment[1].isSymbol("=")) continue;
+            if (namesMatch(assignment[0], kKeyColumn, spelling_)) {
+                noteKey(Tokens(assignment.begin() + 2, assignment.end()));
             }
+            if (!namesMatch(assignment[0], kJournalColumn, spelling_)) continue;
             std::optional<std::string> literal =
                 literalOf(Tokens(assignment.begin() + 2, assignment.end()));
             if (!literal) return markUnknown();
@@ -214,6 +266,8 @@ private:
     int inserts_ = 0;
     bool unknown_ = false;
     std::set<std::string> names_;
+    std::vector<std::string> keys_;
+    bool keysDiffer_ = false;
 };
 
 }  // namespace

@@ -85,6 +85,9 @@ std::vector<std::string> mysqlStatements(const std::string& script) {
 
 JournalledSchema::JournalledSchema(const DatabaseEnv& env, const std::string& prefix)
     : env_(env), prefix_(prefix) {
+    // The prune record outlives the log it belongs to; a record of an earlier run would count
+    // ids of this one as pruned.
+    exec("DROP TABLE IF EXISTS " + pruneRecordTable());
     if (isPostgres()) {
         exec("DROP TABLE IF EXISTS " + diffgenTable() + " CASCADE");
         exec(renamed(readSql("postgres.sql"), prefix_));
@@ -115,6 +118,7 @@ JournalledSchema::~JournalledSchema() {
         }
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
+        exec("DROP TABLE IF EXISTS " + pruneRecordTable());
     } catch (...) {
         // Leftovers are dropped by the next run's constructor.
     }

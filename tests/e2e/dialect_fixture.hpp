@@ -22,6 +22,8 @@ public:
     const DatabaseEnv& env() const { return env_; }
     bool isPostgres() const { return env_.dialect == "postgres"; }
     std::string diffgenTable() const { return prefix_ + "_diffgen"; }
+    /// The shipped SQL's prune record of diffgenTable().
+    std::string pruneRecordTable() const { return diffgenTable() + "_pruned"; }
     std::string table(const std::string& name) const { return prefix_ + "_" + name; }
 
     /// Creates `name` with columnsSql (the key column first) and journals it; keyColumn names

@@ -206,6 +206,9 @@ static_assert(offsetof(TdgJournalBounds, has_next_id) == 5);
 static_assert(offsetof(TdgJournalBounds, oldest_id) == 8);
 static_assert(offsetof(TdgJournalBounds, newest_id) == 16);
 static_assert(offsetof(TdgJournalBounds, next_id) == 24);
+static_assert(TDG_JOURNAL_BOUNDS_SIZE_6 == 48);  // since 6: the prune record
+static_assert(offsetof(TdgJournalBounds, has_prune_record) == 32);
+static_assert(offsetof(TdgJournalBounds, highest_pruned_id) == 40);
 static_assert(TDG_JOURNAL_REQUEST_SIZE_5 == 40);
 static_assert(offsetof(TdgJournalRequest, num_tables) == 4);
 static_assert(offsetof(TdgJournalRequest, diffgen) == 8);
@@ -219,6 +222,9 @@ static_assert(TDG_JOURNAL_TRIGGER_SIZE_5 == 32);
 static_assert(offsetof(TdgJournalTrigger, name) == 8);
 static_assert(offsetof(TdgJournalTrigger, events) == 16);
 static_assert(offsetof(TdgJournalTrigger, journal_name) == 24);
+static_assert(TDG_JOURNAL_TRIGGER_SIZE_6 == 48);  // since 6: the journalled key columns
+static_assert(offsetof(TdgJournalTrigger, num_key_columns) == 32);
+static_assert(offsetof(TdgJournalTrigger, key_columns) == 40);
 static_assert(TDG_TABLE_JOURNAL_SIZE_5 == 40);
 static_assert(offsetof(TdgTableJournal, num_partitions) == 4);
 static_assert(offsetof(TdgTableJournal, partitions) == 8);
@@ -313,13 +319,14 @@ static_assert(std::is_same_v<TdgDriverInitFn, TdgStatus (*)(int32_t, TdgDriver*,
 static_assert(std::is_same_v<TdgStatus, int32_t>);
 static_assert(std::is_same_v<TdgValueKind, int32_t>);
 
-TEST_CASE("the ABI version of this header is 5") {
+TEST_CASE("the ABI version of this header is 6") {
     CHECK(TDG_ABI_VERSION_1 == 1);
     CHECK(TDG_ABI_VERSION_2 == 2);
     CHECK(TDG_ABI_VERSION_3 == 3);
     CHECK(TDG_ABI_VERSION_4 == 4);
     CHECK(TDG_ABI_VERSION_5 == 5);
-    CHECK(TDG_ABI_VERSION == 5);
+    CHECK(TDG_ABI_VERSION_6 == 6);
+    CHECK(TDG_ABI_VERSION == 6);
     CHECK(TDG_SETTING_STRING == 1);
     CHECK(TDG_SETTING_INTEGER == 2);
     CHECK(TDG_SETTING_NUMBER == 3);

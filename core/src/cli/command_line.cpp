@@ -84,8 +84,8 @@ const HelpContent& helpContent() {
             {"--test[=schema]", "Emit one record per stream (or only the schemas) and exit."},
             {"--check-journal",
              "Report whether the journal can lose changes: triggers, journal names, keys, "
-             "the id sequence, partitions, foreign keys, the horizon, and with --state how far "
-             "each stream is behind. Exits 1 when it finds a problem."},
+             "the prune record, the id sequence, partitions, foreign keys, the horizon, and "
+             "with --state how far each stream is behind. Exits 1 when it finds a problem."},
             {"--list-plugins", "List the dialect plugins found and where."},
             {"--plugin-dir DIR", "Look for dialect plugins in DIR first (repeatable)."},
             {"--version", "Print the version and exit."},

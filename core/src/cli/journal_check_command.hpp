@@ -1,10 +1,12 @@
 // --check-journal: what a user runs after setting up the journal, before trusting a replica to
-// it. For each configured table it lists what the catalog and the log say (triggers and the
-// journal name they write, key columns against pk_column, partitions, foreign-key actions that
-// bypass triggers, the table's oldest event), and for the whole journal the id sequence's
-// cache, what the horizon needs and the log's bounds; with --state, how far each stream is
-// behind and whether the log still covers its bookmark. Every finding that would lose changes
-// is a problem, and any problem makes the exit status 1.
+// it. It prints the findings a run's start-up checks act on (catalog/journal_findings.hpp),
+// under the journal and each configured table: triggers with the journal name and the key
+// columns they write, the key against pk_column, partitions, foreign-key actions that bypass
+// triggers; the log's bounds and prune record, the id sequence's cache, what the horizon
+// needs; with --state, how far each stream is behind and whether the log still covers its
+// bookmark. It adds what only a report reads of the log: events under a partition's name and
+// each table's oldest event. Every finding that would lose changes is a problem, and any
+// problem makes the exit status 1.
 #pragma once
 
 #include <memory>

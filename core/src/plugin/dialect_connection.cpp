@@ -396,7 +396,7 @@ std::optional<JournalBounds> DialectConnection::journalBounds(const TableRef& di
     if (plugin_->driver().journal_bounds == nullptr) return std::nullopt;
     TdgTableRef ref = toRef(diffgen);
     TdgJournalBounds bounds{};
-    bounds.struct_size = TDG_JOURNAL_BOUNDS_SIZE_5;
+    bounds.struct_size = TDG_JOURNAL_BOUNDS_SIZE_6;
     ErrorGuard guard;
     TdgStatus status = plugin_->driver().journal_bounds(connection_, &ref, &bounds, &guard.error);
     if (status == TDG_NOT_IMPLEMENTED) return std::nullopt;

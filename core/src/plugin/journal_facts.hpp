@@ -15,9 +15,13 @@ namespace tapdiffgen::core {
 /// Why a bookmark is no longer covered by the log: the events after it are gone.
 struct LostCoverage {
     enum class Cause {
-        /// The oldest event left is past bookmark + 1: a retention job deleted events not yet
-        /// read (evidence: the oldest id left).
+        /// The oldest event left is past bookmark + 1, in a log without a prune record: the
+        /// ids between are taken for events a retention job deleted before they were read
+        /// (evidence: the oldest id left).
         Pruned,
+        /// The log's prune record says events past the bookmark were deleted (evidence: the
+        /// highest id deleted; oldestLeft: the oldest event left, if any).
+        PrunedRecorded,
         /// The id source hands out ids at or below the bookmark again (evidence: its next id):
         /// TRUNCATE ... RESTART IDENTITY, a restore from an older backup.
         IdsRestarted,
@@ -28,6 +32,7 @@ struct LostCoverage {
     Cause cause;
     int64_t bookmark;
     int64_t evidence;
+    std::optional<int64_t> oldestLeft;
 
     /// What was lost, in one line naming the stream.
     std::string describe(const std::string& stream) const;
@@ -40,14 +45,27 @@ struct JournalBounds {
     int64_t newestId = 0;
     /// The id the log's id source hands out next, when the plugin may see it.
     std::optional<int64_t> nextId;
+    /// The prune record's highest deleted id (0 when none yet), when the log has a record
+    /// (ABI 6; packaging/diffgen/ installs it). With it, a prune is known instead of guessed
+    /// from a gap below the oldest event.
+    std::optional<int64_t> highestPrunedId;
 
     /// Whether every event after `bookmark` (every id <= bookmark was read) is still in the
-    /// log; nullopt when it is, else why not. A bookmark is always an id the log once held
-    /// (or 0, which nothing can lose), so a log that still holds its event or anything older
-    /// has lost nothing after it: retention deletes the oldest events first. Ids after the
-    /// bookmark that were never committed (rolled back) do not count as lost unless the
-    /// bookmark's own event was deleted too; see "Pruning the journal" in docs/journal.md.
+    /// log; nullopt when it is, else why not. docs/journal.md ("Every situation, and what the
+    /// tap does") is the specification:
+    /// - reset: the id source hands out ids at or below the bookmark again (or, when it cannot
+    ///   be read, the newest event is below the bookmark);
+    /// - with a current prune record: pruned exactly when an id above the bookmark was deleted;
+    /// - without one (or with one from before the ids restarted: highest pruned id >= next id),
+    ///   the oldest event left past bookmark + 1 is taken for a prune.
     std::optional<LostCoverage> lostAfter(int64_t bookmark) const;
+
+    /// The prune record, when there is one and it belongs to the ids the source hands out now
+    /// (a record at or above the next id was written before the ids restarted).
+    std::optional<int64_t> currentPruneRecord() const;
+    /// A prune record at or above the next id (next id unknown: above the newest event left):
+    /// kept from before the log's ids restarted.
+    bool pruneRecordPredatesReset() const;
 };
 
 /// See TdgBypassingForeignKey.
@@ -62,6 +80,8 @@ struct JournalTrigger {
     std::string name;
     std::string events;
     std::optional<std::string> journalName;
+    /// The columns it journals into table_id, in order, when the plugin can tell (ABI 6).
+    std::optional<std::vector<std::string>> keyColumns;
 };
 
 /// See TdgTableJournal.

@@ -1,5 +1,5 @@
 /*
- * tap-diffgen dialect driver ABI, revisions 1 to 5.
+ * tap-diffgen dialect driver ABI, revisions 1 to 6.
  *
  * This header is the specification of the boundary between the tap-diffgen engine (the host)
  * and a dialect driver (a shared library, the plugin). It is plain C on purpose: no C++ type,
@@ -72,14 +72,19 @@ extern "C" {
  *      reads its table one bounded chunk at a time between pages of the log, resumes after
  *      the last chunk it wrote, and reports its progress against the table's size;
  *      TDG_TABLE_CHANGED, a row read's way to say the table changed under its request.
+ *   6  TdgJournalBounds' prune record (has_prune_record, highest_pruned_id): the highest id a
+ *      retention job deleted, so that ids rolled back after a prune are no longer taken for
+ *      pruned events; TdgJournalTrigger's key_columns: the columns a trigger journals into
+ *      table_id, which the engine compares with the configured key.
  */
 #define TDG_ABI_VERSION_1 1
 #define TDG_ABI_VERSION_2 2
 #define TDG_ABI_VERSION_3 3
 #define TDG_ABI_VERSION_4 4
 #define TDG_ABI_VERSION_5 5
+#define TDG_ABI_VERSION_6 6
 /** The newest ABI version this header describes. */
-#define TDG_ABI_VERSION TDG_ABI_VERSION_5
+#define TDG_ABI_VERSION TDG_ABI_VERSION_6
 
 /** Names of the two symbols every plugin exports. */
 #define TDG_PLUGIN_INFO_SYMBOL "tdg_plugin_info"
@@ -508,14 +513,18 @@ typedef struct TdgEventPage {
  * nothing. Since 5.
  *
  * The engine compares these with each stream's bookmark B (every id <= B was read):
- *   - oldest_id > B + 1: the events after B are gone (the journal was pruned past B);
- *   - newest_id < B, or an empty log whose next_id <= B: the journal was reset or restored
- *     from an older backup (its ids start again below B).
- * So the bounds must be those of the whole log, every table's events included.
+ *   - next_id <= B, or (next_id unknown) newest_id < B: the journal was reset or restored from
+ *     an older backup (its ids start again below B);
+ *   - with a prune record (since 6), highest_pruned_id > B: events after B were deleted before
+ *     they were read (the journal was pruned past B);
+ *   - without one, oldest_id > B + 1: the ids between are taken for pruned events, though ids
+ *     rolled back right after a prune of everything read look the same.
+ * So the bounds must be those of the whole log, every table's events included. docs/journal.md
+ * lists every situation and what the engine does in each.
  */
 typedef struct TdgJournalBounds {
-    /** [in,out] The host sets the size it allocated (TDG_JOURNAL_BOUNDS_SIZE_5); the plugin
-     *  fills no field beyond it and sets it to the size it filled. Since 5. */
+    /** [in,out] The host sets the size it allocated (TDG_JOURNAL_BOUNDS_SIZE_5 or _6); the
+     *  plugin fills no field beyond it and sets it to the size it filled. Since 5. */
     uint32_t struct_size;
     /** [out] Non-zero when the log holds no row; oldest_id and newest_id are then not read.
      *  Since 5. */
@@ -530,9 +539,19 @@ typedef struct TdgJournalBounds {
      *  next, as far as this session may see it: it tells a reset apart from an emptied log
      *  whose ids go on. Only read when has_next_id is non-zero. Since 5. */
     int64_t next_id;
+    /** [out] Non-zero when the log has a prune record this session may read: the one-row table
+     *  <diffgen>_pruned (column highest_pruned_id) in the diffgen table's schema, which the
+     *  shipped SQL (packaging/diffgen/) keeps from a trigger on the log's DELETE (and, where
+     *  the database has them, TRUNCATE triggers). Since 6. */
+    uint8_t has_prune_record;
+    uint8_t reserved6_[7];
+    /** [out] The highest id ever deleted from the log (0 when none), read in the same view as
+     *  the bounds. Only read when has_prune_record is non-zero. Since 6. */
+    int64_t highest_pruned_id;
 } TdgJournalBounds;
 
-#define TDG_JOURNAL_BOUNDS_SIZE_5 sizeof(TdgJournalBounds)
+#define TDG_JOURNAL_BOUNDS_SIZE_5 offsetof(TdgJournalBounds, has_prune_record)
+#define TDG_JOURNAL_BOUNDS_SIZE_6 sizeof(TdgJournalBounds)
 
 /** What inspect_journal looks at. Borrowed for the call ([in]). Since 5. */
 typedef struct TdgJournalRequest {
@@ -544,8 +563,9 @@ typedef struct TdgJournalRequest {
     TdgTableRef diffgen;
     /** [in] The configured tables, as describe_table takes them. Since 5. */
     const TdgTableRef* tables;
-    /** [in] Non-zero to list each table's journal triggers too (TdgTableJournal.triggers): the
-     *  journal check command asks for them, a sync does not. Since 5. */
+    /** [in] Non-zero to list each table's journal triggers too (TdgTableJournal.triggers). The
+     *  journal check command asks for them, and since 6 a sync does too (their key columns).
+     *  Since 5. */
     uint8_t include_triggers;
     uint8_t reserved_[7];
 } TdgJournalRequest;
@@ -585,9 +605,17 @@ typedef struct TdgJournalTrigger {
     /** [out] What it writes into diffgen.tablename for this table's rows, or NULL when the
      *  plugin cannot tell from the catalog. Since 5. */
     const char* journal_name;
+    /** [out] Entries of key_columns; 0 when the plugin cannot tell. Since 6. */
+    int32_t num_key_columns;
+    uint32_t reserved6_;
+    /** [out] The columns whose values the trigger journals into diffgen.table_id, in the order
+     *  it writes them, as the catalog names them; NULL when the plugin cannot tell from the
+     *  trigger's definition. Owned by the inspection, like every pointer in it. Since 6. */
+    const char* const* key_columns;
 } TdgJournalTrigger;
 
-#define TDG_JOURNAL_TRIGGER_SIZE_5 sizeof(TdgJournalTrigger)
+#define TDG_JOURNAL_TRIGGER_SIZE_5 offsetof(TdgJournalTrigger, num_key_columns)
+#define TDG_JOURNAL_TRIGGER_SIZE_6 sizeof(TdgJournalTrigger)
 
 /** What the catalog says of one configured table's journalling. Since 5. */
 typedef struct TdgTableJournal {

@@ -217,7 +217,8 @@ TEST_CASE("a plugin that cannot read the journal's facts runs, and says what is 
 TEST_CASE("--check-journal reports a healthy journal and exits 0") {
     const std::string journal =
         R"(,"journal":{"id_source":"public.diffgen_id_seq","id_cache":1,"next_id":8,)"
-        R"("triggers":{"items":[["items_diffgen","INSERT, UPDATE, DELETE","items"]]}})";
+        R"("highest_pruned_id":2,)"
+        R"("triggers":{"items":[["items_diffgen","INSERT, UPDATE, DELETE","items",["id"]]]}})";
     FakeSetup setup(itemsDatabase({3, 5, 7}, journal), itemsTable());
     TapRun run =
         runTap({"--config", setup.configPath(), "--state", stateAt(setup, 5), "--check-journal"});
@@ -228,13 +229,14 @@ TEST_CASE("--check-journal reports a healthy journal and exits 0") {
     CHECK(report ==
           "diffgen table diffgen (FakeDB 1.0)\n"
           "  events: ids 3 to 7; next id 8\n"
+          "  prune record: diffgen_pruned, ids up to 2 deleted: prunes are known, not guessed\n"
           "  id source: public.diffgen_id_seq, one id at a time\n"
           "  horizon: running transactions are visible\n"
           "table items (stream items, journal name 'items')\n"
           "  key: id, the table's primary key\n"
           "  trigger items_diffgen on INSERT, UPDATE, DELETE writes 'items'\n"
-          "  oldest event: id 3\n"
           "  state: bookmark 5, 2 ids behind the newest event\n"
+          "  oldest event: id 3\n"
           "no problem found\n");
 }
 
@@ -243,7 +245,7 @@ TEST_CASE("--check-journal finds every problem that can lose changes and exits 1
         R"(,"journal":{"id_source":"public.diffgen_id_seq","id_cache":20,)"
         R"("partitions":{"items":["public.items_eu"]},)"
         R"("bypassing":{"items":[["items_order_fk","orders","ON DELETE CASCADE"]]},)"
-        R"("triggers":{"items":[["items_diffgen_i","INSERT","items_eu"]]}})";
+        R"("triggers":{"items":[["items_diffgen_i","INSERT","items_eu",["code"]]]}})";
     const std::string database = R"({"tables":{)" + std::string(kItems) +
                                  R"(},"diffgen":[[550,"items","1","u","t"],)"
                                  R"([551,"items_eu","2","u","t"]])" +
@@ -255,17 +257,75 @@ TEST_CASE("--check-journal finds every problem that can lose changes and exits 1
     for (const auto& line : run.lines) report += line + "\n";
     MESSAGE(report);
     CHECK(run.exitCode == 1);
-    CHECK(contains(report, "  PROBLEM: public.diffgen_id_seq has CACHE 20"));
+    CHECK(contains(report, "  PROBLEM: diffgen.id comes from public.diffgen_id_seq with CACHE 20"));
     CHECK(contains(report,
-                   "  PROBLEM: trigger items_diffgen_i on INSERT writes 'items_eu', not "
-                   "the journal name 'items'"));
-    CHECK(contains(report, "  PROBLEM: no trigger journals UPDATEs of this table\n"));
-    CHECK(contains(report, "  PROBLEM: no trigger journals DELETEs of this table\n"));
+                   "  PROBLEM: table 'items': trigger items_diffgen_i on INSERT writes 'items_eu', "
+                   "not the journal name 'items'"));
+    CHECK(contains(report,
+                   "  PROBLEM: table 'items': trigger items_diffgen_i on INSERT journals key "
+                   "column(s) (code) into diffgen.table_id, but pk_column is (id)"));
+    CHECK(
+        contains(report, "  WARNING: table 'items': no trigger journals UPDATEs of this table\n"));
+    CHECK(
+        contains(report, "  WARNING: table 'items': no trigger journals DELETEs of this table\n"));
     CHECK(contains(report, "  partitions: public.items_eu\n"));
     CHECK(contains(report, "  PROBLEM: diffgen has events under a partition's name (from id 551)"));
     CHECK(contains(report,
-                   "  PROBLEM: foreign key items_order_fk (ON DELETE CASCADE from "
-                   "'orders') changes rows without firing the triggers"));
+                   "  WARNING: table 'items': foreign key items_order_fk (ON DELETE CASCADE from "
+                   "'orders') changes its rows without firing its triggers"));
     CHECK(contains(report, "  PROBLEM: stream 'items': diffgen no longer covers its bookmark 100"));
-    CHECK(contains(report, "7 problems that can lose changes\n"));
+    CHECK(contains(report, "5 problems that can lose changes\n"));
+}
+
+TEST_CASE("a trigger that journals another key than pk_column stops the run before any output") {
+    const std::string journal =
+        R"(,"journal":{"triggers":{"items":[["items_diffgen","INSERT, UPDATE, DELETE","items",)"
+        R"(["note"]]]}})";
+    FakeSetup setup(itemsDatabase({1, 2}, journal), itemsTable());
+    TapRun run = runTap({"--config", setup.configPath()});
+    CHECK(run.exitCode == 1);
+    CHECK(run.lines.empty());
+    CHECK(contains(run.stderrText,
+                   "table 'items': trigger items_diffgen on INSERT, UPDATE, DELETE journals key "
+                   "column(s) (note) into diffgen.table_id, but pk_column is (id)"));
+}
+
+TEST_CASE("with a prune record, ids rolled back after a prune of everything read lose nothing") {
+    // Events 1..100 read and deleted, id 101 rolled back: the record says 100 was the last
+    // deleted, so the gap at 101 is no prune.
+    const std::string journal = R"(,"journal":{"next_id":103,"highest_pruned_id":100})";
+    FakeSetup setup(itemsDatabase({102}, journal), itemsTable());
+    TapRun run = runFrom(setup, 100);
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(run.records("items").size() == 1);
+
+    // Without the record the same gap is taken for a prune.
+    FakeSetup guessing(itemsDatabase({102}, R"(,"journal":{"next_id":103})"), itemsTable());
+    TapRun stopped = runFrom(guessing, 100);
+    CHECK(stopped.exitCode == 1);
+    CHECK(contains(stopped.stderrText, "the changes journalled at ids 101 to 101 were pruned"));
+}
+
+TEST_CASE("with a prune record, a log emptied of unread events stops the run") {
+    const std::string journal = R"(,"journal":{"next_id":151,"highest_pruned_id":150})";
+    FakeSetup setup(itemsDatabase({}, journal), itemsTable());
+    TapRun run = runFrom(setup, 100);
+    CHECK(run.exitCode == 1);
+    CHECK(contains(run.stderrText,
+                   "stream 'items': diffgen no longer covers its bookmark 100: its prune record "
+                   "says events up to id 150 were deleted, so the changes journalled at ids 101 "
+                   "to 150 were pruned before they were read"));
+}
+
+TEST_CASE("a prune record from before the ids restarted is warned about, and prunes are guessed") {
+    // Without a next id (MySQL 8), a record past the newest event is an older numbering's.
+    FakeSetup setup(itemsDatabase(idRange(1, 10), R"(,"journal":{"highest_pruned_id":500})"),
+                    itemsTable());
+    TapRun run = runFrom(setup, 5);
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    CHECK(contains(run.stderrText,
+                   "the prune record diffgen_pruned says ids up to 500 were deleted, past the "
+                   "newest event 10: it is from before the ids restarted, so prunes are told by "
+                   "gaps again; run UPDATE diffgen_pruned SET highest_pruned_id = 0"));
+    CHECK(run.records("items").size() == 3);
 }

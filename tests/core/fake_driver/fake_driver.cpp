@@ -26,7 +26,9 @@
 //       "next_id": N, "id_source": "seq", "id_cache": N,
 //       "partitions": {"table": ["part", "schema.part"]},
 //       "bypassing": {"table": [["constraint", "parent", "ON DELETE CASCADE"]]},
-//       "triggers": {"table": [["name", "INSERT, UPDATE, DELETE", "journal name" or null]]}}
+//       "triggers": {"table": [["name", "INSERT, UPDATE, DELETE", "journal name" or null,
+//                               optionally ["key", "columns"]]]},
+//       "highest_pruned_id": N}  (the prune record's; none by default)
 //   "prune_at_page": [N, X]       (the Nth page read of the process first deletes every event
 //                                  with id <= X, as a retention job running meanwhile would)
 //   "chunked_scan": false         (no scan_chunk: as a plugin of ABI revision 4 and before)
@@ -420,6 +422,9 @@ public:
         if (auto journal = journalObject(); journal && journal->has("next_id")) {
             bounds.nextId = journal->getValue<int64_t>("next_id");
         }
+        if (auto journal = journalObject(); journal && journal->has("highest_pruned_id")) {
+            bounds.highestPrunedId = journal->getValue<int64_t>("highest_pruned_id");
+        }
         return bounds;
     }
 
@@ -565,8 +570,15 @@ private:
         if (!request.includeTriggers) return facts;
         for (const auto& trigger : entries(journal, "triggers", table)) {
             JournalTrigger found{trigger->getElement<std::string>(0),
-                                 trigger->getElement<std::string>(1), std::nullopt};
+                                 trigger->getElement<std::string>(1), std::nullopt, std::nullopt};
             if (!trigger->isNull(2)) found.journalName = trigger->getElement<std::string>(2);
+            if (auto key = trigger->getArray(3)) {
+                found.keyColumns.emplace();
+                for (size_t i = 0; i < key->size(); ++i) {
+                    found.keyColumns->push_back(
+                        key->getElement<std::string>(static_cast<unsigned>(i)));
+                }
+            }
             facts.triggers.push_back(found);
         }
         return facts;

@@ -4,6 +4,8 @@
 // child's triggers, so no foreign key bypasses the journal.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -184,4 +186,44 @@ COMMIT;
     facts = connection->inspectJournal(unqualified("diffgen"), tables, false);
     REQUIRE(facts.has_value());
     CHECK(facts->tables[0].triggers.empty());
+}
+
+TEST_CASE("sqlite journal: the shipped prune record, and the key columns triggers journal") {
+    sqlitetest::TempDatabase db;
+    std::ifstream file(TDG_DIFFGEN_SQL_DIR "/sqlite.sql");
+    std::stringstream shipped;
+    shipped << file.rdbuf();
+    db.exec(shipped.str());
+    db.exec("CREATE TABLE t1 (id INTEGER PRIMARY KEY);" + shippedTriggers("t1") +
+            R"SQL(CREATE TABLE lines (a INTEGER, b INTEGER, PRIMARY KEY (a, b));
+CREATE TRIGGER lines_diffgen_i AFTER INSERT ON lines BEGIN
+    INSERT INTO diffgen (tablename, table_id, op)
+    VALUES ('lines', json_array(NEW."a", NEW."b"), 'i');
+END;
+CREATE TRIGGER lines_other AFTER DELETE ON lines BEGIN
+    INSERT INTO diffgen (tablename, table_id, op) VALUES ('lines', OLD.b, 'd');
+END;)SQL");
+    db.exec("INSERT INTO t1 VALUES (1), (2), (3)");
+    auto connection = sqlitetest::connect(db.path());
+    std::optional<core::JournalBounds> bounds = connection->journalBounds(unqualified("diffgen"));
+    REQUIRE(bounds.has_value());
+    CHECK(bounds->highestPrunedId == 0);
+    db.exec("DELETE FROM diffgen WHERE id <= 2");
+    CHECK(connection->journalBounds(unqualified("diffgen"))->highestPrunedId == 2);
+    db.exec("DELETE FROM diffgen WHERE id = 1");  // below the record: it stays
+    CHECK(connection->journalBounds(unqualified("diffgen"))->highestPrunedId == 2);
+    db.exec("DROP TRIGGER diffgen_note_pruned; DROP TABLE diffgen_pruned");
+    CHECK_FALSE(connection->journalBounds(unqualified("diffgen"))->highestPrunedId.has_value());
+
+    auto facts = connection->inspectJournal(unqualified("diffgen"),
+                                            {unqualified("t1"), unqualified("lines")}, true);
+    REQUIRE(facts.has_value());
+    REQUIRE(facts->tables[0].triggers.size() == 3);
+    for (const core::JournalTrigger& trigger : facts->tables[0].triggers) {
+        CAPTURE(trigger.name);
+        CHECK(trigger.keyColumns == std::vector<std::string>{"id"});
+    }
+    REQUIRE(facts->tables[1].triggers.size() == 2);
+    CHECK(facts->tables[1].triggers[0].keyColumns == std::vector<std::string>{"a", "b"});
+    CHECK(facts->tables[1].triggers[1].keyColumns == std::vector<std::string>{"b"});
 }

@@ -3,9 +3,11 @@
 // (a few index reads) after a page whose id range is not proven gapless, and, following, one
 // now and then at the log's head; nothing on a gapless page or an idle poll.
 //
-// A prune deletes the oldest events first, so when the log still holds an id at or below
-// cursor + 1 after a page was read, nothing after the cursor had been deleted when the page
-// was: the page saw every committed event of its range.
+// The rules are JournalBounds::lostAfter's, the same as the start-up checks': with a prune
+// record, an id past the cursor deleted is a prune; without one, a prune deletes the oldest
+// events first, so when the log still holds an id at or below cursor + 1 after a page was
+// read, nothing after the cursor had been deleted when the page was: the page saw every
+// committed event of its range.
 #pragma once
 
 #include <chrono>

@@ -19,6 +19,9 @@ struct JournalBounds {
     int64_t newestId = 0;
     /// The id the log's id source hands out next, when this session may see it.
     std::optional<int64_t> nextId;
+    /// The prune record's highest deleted id (0 when none yet), when the log has a record this
+    /// session may read (since 6; see TdgJournalBounds.highest_pruned_id).
+    std::optional<int64_t> highestPrunedId;
 };
 
 /// See TdgJournalRequest.
@@ -43,6 +46,9 @@ struct JournalTrigger {
     std::string events;
     /// What it writes into diffgen.tablename, when the catalog tells.
     std::optional<std::string> journalName;
+    /// The columns it journals into diffgen.table_id, in order, when its definition tells
+    /// (since 6).
+    std::optional<std::vector<std::string>> keyColumns;
 };
 
 /// See TdgTableJournal.

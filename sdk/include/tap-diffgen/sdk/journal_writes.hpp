@@ -21,6 +21,12 @@ struct JournalWrites {
     /// ...`, `SET tablename = 'invoices'`). Anything else (a variable, an expression, two
     /// names, an INSERT without a column list) leaves it unknown: the catalog does not tell.
     std::optional<std::string> journalName;
+    /// The columns of the row that those INSERTs write into diffgen.table_id, in order: the
+    /// NEW.col and OLD.col references of each table_id value (`NEW.id`, `JSON_ARRAY(NEW.a,
+    /// NEW.b)`, `(to_jsonb(OLD."id") #>> '{}')`), when every value that references the row
+    /// names the same columns in the same order; values that reference no row column (a
+    /// variable, a TRUNCATE's select) do not count. Unknown when none does or they differ.
+    std::optional<std::vector<std::string>> keyColumns;
 };
 
 /// Reads `tokens` for INSERTs into `diffgen`: a name the text qualifies must have diffgen's
