@@ -1,6 +1,5 @@
-// Keys as bound parameters or literals: the text keys of fetch_rows bound (or written into a
-// text query) with the key column's type, and the last key of a scan page remembered in its own
-// type for the next page.
+// The last key of a scan page remembered in its own type for the next page, and the literals
+// and time texts the key codec (key_codec.hpp) shares with it.
 #pragma once
 
 #include <mysql.h>
@@ -17,17 +16,10 @@
 
 namespace tapdiffgen::mysql {
 
-/// Binds a key given as text: integer columns get an integer (so the primary key index is used
-/// without conversions), others the text. Throws TDG_INVALID_DATA for a non-integer text key of
-/// an integer column.
-void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
-             std::string_view columnName);
-
-/// Appends a key given as text to a text query as a literal of the key column's type: integer
-/// columns get the integer (validated as bindKey does), others a quoted string escaped by the
-/// client library for the connection's character set.
-void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
-                      const FieldInfo& keyField, std::string_view columnName);
+/// Reads a date or time text of the ABI ("YYYY-MM-DD", "[-]HHH:MM:SS[.ffffff]",
+/// "YYYY-MM-DDTHH:MM:SS[.ffffff][+00:00]") as a value of a column of `type`; false when it is
+/// none.
+bool parseKeyTime(std::string_view text, enum_field_types type, MYSQL_TIME& time);
 
 /// Appends `text` to a text query as a quoted string literal, escaped by the client library for
 /// the connection's character set. Throws TDG_INVALID_DATA naming `what` when it cannot be.

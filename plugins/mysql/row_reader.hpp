@@ -13,6 +13,7 @@
 
 #include "catalog.hpp"
 #include "cells.hpp"
+#include "key_codec.hpp"
 #include "key_values.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
