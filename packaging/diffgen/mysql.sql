@@ -187,8 +187,8 @@ DELIMITER ;
 
 -- MariaDB: running this file again writes the triggers of every table that journals with
 -- diffgen_triggers' statements anew (CALL diffgen_attach for each), so that they journal the
--- key texts of this version. A table whose triggers were edited (another journal name) is
--- left alone: send its statements again with the edit. CREATE OR REPLACE TRIGGER takes the
+-- key texts of this version. A table whose triggers were edited (another journal name, another
+-- journal table) is left alone: send its statements again with the edit. CREATE OR REPLACE TRIGGER takes the
 -- table's metadata lock, so no write runs between the old trigger and the new one. On MySQL,
 -- send diffgen_triggers' statements again with the client (DROP TRIGGER first).
 DROP PROCEDURE IF EXISTS diffgen_upgrade_triggers;
@@ -208,6 +208,7 @@ BEGIN
             ON g.trigger_schema = DATABASE() AND g.event_object_table = t.table_name
                AND g.trigger_name = t.trigger_name
          WHERE t.trigger_name LIKE '%\_diffgen\_i'
+           AND g.action_statement LIKE '%INSERT INTO diffgen (tablename, table_id, op) %'
            AND g.action_statement LIKE CONCAT('%VALUES (', QUOTE(t.table_name), ', %');
         OPEN attached;
         FETCH attached INTO journalled;

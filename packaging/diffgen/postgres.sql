@@ -214,44 +214,6 @@ BEGIN
 END
 $$;
 
--- Running this file again writes the trigger function of every table diffgen_attach journals
--- anew, with the same key columns and journal name (read from the function's text), so that
--- it journals the key texts of this version: in the same transaction as the function it
--- replaces, no write is left unjournalled.
-DO $upgrade$
-DECLARE
-    attached record;
-    insert_values text;
-    keys text;
-    journal_name text;
-BEGIN
-    FOR attached IN
-        SELECT t.tgrelid::regclass AS journalled, p.prosrc
-          FROM pg_trigger AS t JOIN pg_proc AS p ON p.oid = t.tgfoid
-         WHERE t.tgname = 'diffgen' AND t.tgparentid = 0
-           AND t.tgfoid <> 'diffgen_journal'::regproc
-           AND p.prosrc LIKE '%INSERT INTO % (tablename, table_id, op) VALUES (%, ''i'');%'
-    LOOP
-        insert_values := substring(attached.prosrc
-                                   FROM 'VALUES \(((?:''(?:[^'']|'''')*''), .*?), ''i''\);');
-        journal_name := replace(substring(insert_values FROM '^''((?:[^'']|'''')*)'''), '''''',
-                                '''');
-        SELECT string_agg(CASE WHEN m[1] LIKE '"%'
-                               THEN replace(substr(m[1], 2, length(m[1]) - 2), '""', '"')
-                               ELSE m[1] END, ',' ORDER BY n)
-          INTO keys
-          FROM regexp_matches(insert_values, 'NEW\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)', 'g')
-               WITH ORDINALITY AS found(m, n);
-        IF keys IS NULL OR journal_name IS NULL THEN
-            RAISE NOTICE 'diffgen: the trigger function of % was not written by diffgen_attach '
-                         'as this file writes it; run diffgen_attach for it again', attached.journalled;
-            CONTINUE;
-        END IF;
-        PERFORM diffgen_attach(attached.journalled, keys, journal_name);
-    END LOOP;
-END
-$upgrade$;
-
 -- For each journalled table (here: invoices, keyed by id):
 --   SELECT diffgen_attach('invoices', 'id');
 -- A table with a composite key (order_lines, keyed by order_id and line_no):
@@ -366,3 +328,41 @@ $$;
 -- To use it (here with the channel diffgen_changes, the tap's "notify_channel"):
 --   CREATE TRIGGER diffgen_notify AFTER INSERT ON diffgen
 --       FOR EACH STATEMENT EXECUTE FUNCTION diffgen_notify('diffgen_changes');
+
+-- Running this file again writes the trigger function of every table diffgen_attach journals
+-- anew, with the same key columns and journal name (read from the function's text), so that
+-- it journals the key texts of this version: in the same transaction as the function it
+-- replaces, no write is left unjournalled.
+DO $upgrade$
+DECLARE
+    attached record;
+    insert_values text;
+    keys text;
+    journal_name text;
+BEGIN
+    FOR attached IN
+        SELECT t.tgrelid::regclass AS journalled, p.prosrc
+          FROM pg_trigger AS t JOIN pg_proc AS p ON p.oid = t.tgfoid
+         WHERE t.tgname = 'diffgen' AND t.tgparentid = 0
+           AND t.tgfoid <> 'diffgen_journal'::regproc
+           AND p.prosrc LIKE '%INSERT INTO % (tablename, table_id, op) VALUES (%, ''i'');%'
+    LOOP
+        insert_values := substring(attached.prosrc
+                                   FROM 'VALUES \(((?:''(?:[^'']|'''')*''), .*?), ''i''\);');
+        journal_name := replace(substring(insert_values FROM '^''((?:[^'']|'''')*)'''), '''''',
+                                '''');
+        SELECT string_agg(CASE WHEN m[1] LIKE '"%'
+                               THEN replace(substr(m[1], 2, length(m[1]) - 2), '""', '"')
+                               ELSE m[1] END, ',' ORDER BY n)
+          INTO keys
+          FROM regexp_matches(insert_values, 'NEW\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)', 'g')
+               WITH ORDINALITY AS found(m, n);
+        IF keys IS NULL OR journal_name IS NULL THEN
+            RAISE NOTICE 'diffgen: the trigger function of % was not written by diffgen_attach '
+                         'as this file writes it; run diffgen_attach for it again', attached.journalled;
+            CONTINUE;
+        END IF;
+        PERFORM diffgen_attach(attached.journalled, keys, journal_name);
+    END LOOP;
+END
+$upgrade$;

@@ -130,4 +130,51 @@ void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
     sql.append(digits, printed.ptr);
 }
 
+std::vector<std::string> orderedLabels(std::string_view columnType) {
+    std::vector<std::string> labels;
+    if (columnType.rfind("enum(", 0) != 0 && columnType.rfind("set(", 0) != 0) return labels;
+    size_t at = columnType.find('(') + 1;
+    while (at < columnType.size() && columnType[at] == '\'') {
+        std::string label;
+        for (++at; at < columnType.size(); ++at) {
+            if (columnType[at] == '\'') {
+                if (at + 1 < columnType.size() && columnType[at + 1] == '\'') {
+                    label.push_back('\'');
+                    ++at;
+                    continue;
+                }
+                break;
+            }
+            label.push_back(columnType[at]);
+        }
+        labels.push_back(std::move(label));
+        at += 2;  // past the closing quote and the comma (or the parenthesis)
+    }
+    return labels;
+}
+
+std::optional<uint64_t> labelNumber(std::string_view text, const std::vector<std::string>& labels,
+                                    bool isSet) {
+    auto indexOf = [&](std::string_view label) -> std::optional<uint64_t> {
+        for (size_t i = 0; i < labels.size(); ++i) {
+            if (labels[i] == label) return static_cast<uint64_t>(i);
+        }
+        return std::nullopt;
+    };
+    if (!isSet) {
+        auto index = indexOf(text);
+        return index ? std::optional<uint64_t>(*index + 1) : std::nullopt;
+    }
+    uint64_t bits = 0;
+    while (!text.empty()) {
+        const size_t comma = text.find(',');
+        auto index = indexOf(text.substr(0, comma));
+        if (!index || *index >= 64) return std::nullopt;
+        bits |= uint64_t{1} << *index;
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    return bits;
+}
+
 }  // namespace tapdiffgen::mysql

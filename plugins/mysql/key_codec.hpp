@@ -6,8 +6,10 @@
 
 #include <mysql.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "params.hpp"
 #include "tap-diffgen/sdk/types.hpp"
@@ -29,5 +31,15 @@ void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
 /// library for the connection's character set.
 void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
                       const FieldInfo& keyField, std::string_view columnName);
+
+/// An ENUM or SET column's labels in their order, read from its COLUMN_TYPE
+/// ("enum('sad','ok')"); empty for any other type. ORDER BY sorts such a key by its number
+/// while a comparison with a string compares text, so a keyset read compares numbers.
+std::vector<std::string> orderedLabels(std::string_view columnType);
+
+/// The number of an ENUM label (1-based) or of a SET value (its bits); nullopt when `text` is
+/// none of the labels.
+std::optional<uint64_t> labelNumber(std::string_view text, const std::vector<std::string>& labels,
+                                    bool isSet);
 
 }  // namespace tapdiffgen::mysql

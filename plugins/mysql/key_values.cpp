@@ -79,7 +79,12 @@ bool parseKeyTime(std::string_view text, enum_field_types type, MYSQL_TIME& time
             return reader.readDate(time) && reader.atEnd();
         case MYSQL_TYPE_TIME:
             time.time_type = MYSQL_TIMESTAMP_TIME;
-            return reader.readClock(time, true) && reader.atEnd();
+            if (!reader.readClock(time, true) || !reader.atEnd()) return false;
+            // The binary protocol sends a TIME's hours in one byte beside its days: 838 hours
+            // travel as 34 days and 22 hours, or arrive as 70.
+            time.day = time.hour / 24;
+            time.hour %= 24;
+            return true;
         default:
             time.time_type = MYSQL_TIMESTAMP_DATETIME;
             return reader.readDate(time) && reader.take('T') && reader.readClock(time, false) &&

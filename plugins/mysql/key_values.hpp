@@ -38,6 +38,13 @@ public:
                             std::string_view columnName);
     bool isNull() const { return isNull_; }
     void bind(Params& params) const;
+    /// The key as text (a string key), for an ENUM or SET key to be read as its number.
+    const std::string& text() const { return text_; }
+    /// Compares by `number` from now on: an ENUM's index, a SET's bits.
+    void useNumber(uint64_t number) {
+        kind_ = Kind::Unsigned;
+        unsigned_ = number;
+    }
 
 private:
     enum class Kind { Signed, Unsigned, Real, Time, Text };

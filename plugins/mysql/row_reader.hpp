@@ -43,6 +43,8 @@ private:
         sdk::KeysetCondition after;
     };
     KeysetStatements keysetStatements(const sdk::ScanRequest& request);
+    void numberLabelledKeys(const sdk::ScanRequest& request, const std::vector<FieldInfo>& fields,
+                            std::vector<LastKey>& keys);
     int64_t readKeysetPage(const sdk::ScanRequest& request, const KeysetStatements& statements,
                            int64_t limit, std::vector<LastKey>& last, sdk::RowBatchBuilder& rows);
 

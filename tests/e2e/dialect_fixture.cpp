@@ -112,6 +112,7 @@ JournalledSchema::~JournalledSchema() {
         } else {
             exec("DROP VIEW IF EXISTS " + prefix_ + "_diffgen_triggers");
             exec("DROP PROCEDURE IF EXISTS " + prefix_ + "_diffgen_attach");
+            exec("DROP PROCEDURE IF EXISTS " + prefix_ + "_diffgen_upgrade_triggers");
         }
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
@@ -121,6 +122,16 @@ JournalledSchema::~JournalledSchema() {
 }
 
 void JournalledSchema::exec(const std::string& sql) const { tapdiffgen::testing::exec(env_, sql); }
+
+void JournalledSchema::installAgain() const {
+    if (isPostgres()) {
+        exec(renamed(readSql("postgres.sql"), prefix_));
+        return;
+    }
+    for (const auto& statement : mysqlStatements(renamed(readSql("mysql.sql"), prefix_))) {
+        exec(statement);
+    }
+}
 
 void JournalledSchema::createTable(const std::string& name, const std::string& columnsSql,
                                    const std::string& keyColumn) {

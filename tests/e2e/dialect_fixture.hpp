@@ -34,6 +34,8 @@ public:
     /// The statement that journals `table` (journal() runs it), for a session of the test's.
     std::string attachSql(const std::string& table, const std::string& keyColumns) const;
     void exec(const std::string& sql) const;
+    /// Runs the shipped SQL file again, as an upgrade does: the journal and its rows stay.
+    void installAgain() const;
     /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
     std::string createNumberedItems(int rows);
 
