@@ -190,6 +190,16 @@ std::string JournalledSchema::writeConfig(const ScratchDir& dir,
     return dir.write("config.json", json);
 }
 
+std::vector<std::string> argsWithState(const std::string& config, const ScratchDir& dir,
+                                       const std::string& state) {
+    std::vector<std::string> args = {"--config", config};
+    if (!state.empty()) {
+        args.push_back("--state");
+        args.push_back(dir.write("state.json", state));
+    }
+    return args;
+}
+
 std::map<std::string, std::string> replicaOf(const std::vector<Poco::JSON::Object::Ptr>& records,
                                              const std::string& keyColumn) {
     std::map<std::string, std::string> replica;

@@ -50,6 +50,10 @@ private:
     std::map<std::string, std::string> keys_;
 };
 
+/// `--config config`, and `--state` with `state` written to `dir` when it is not empty.
+std::vector<std::string> argsWithState(const std::string& config, const ScratchDir& dir,
+                                       const std::string& state);
+
 /// The distinct ids of `stream`'s records in a run.
 std::set<int> emittedIds(const TapRun& run, const std::string& stream);
 

@@ -225,16 +225,6 @@ std::string apply(const TapRun& run, Replica& replica, std::string state) {
     return state;
 }
 
-std::vector<std::string> stateArgs(const std::string& config, const ScratchDir& dir,
-                                   const std::string& state) {
-    std::vector<std::string> args = {"--config", config};
-    if (!state.empty()) {
-        args.push_back("--state");
-        args.push_back(dir.write("state.json", state));
-    }
-    return args;
-}
-
 // The tables as they are: a chunked snapshot (two rows a chunk), and the database's counts.
 void checkEqualsTables(const JournalledSchema& schema, const std::vector<KeyTable>& tables,
                        const Replica& replica, const std::string& when) {
@@ -273,7 +263,7 @@ void keyMatrix(const DatabaseEnv& env, const KeyMatrix& matrix, const std::strin
     checkEqualsTables(schema, tables, replica, "first run");
 
     secondChanges(schema, tables);
-    TapRun second = runTapBinary(stateArgs(incremental, dir, state));
+    TapRun second = runTapBinary(argsWithState(incremental, dir, state));
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
     state = apply(second, replica, state);
     checkEqualsTables(schema, tables, replica, "second run, from the first's STATE");
@@ -281,7 +271,7 @@ void keyMatrix(const DatabaseEnv& env, const KeyMatrix& matrix, const std::strin
     const std::string following =
         configOf(schema, dir, tables, "beginning",
                  R"("follow":true,"poll_interval_seconds":0.2,"idle_exit_seconds":3)", "f.json");
-    TapProcess follow(stateArgs(following, dir, state));
+    TapProcess follow(argsWithState(following, dir, state));
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     thirdChanges(schema, tables);
     TapRun followed = follow.wait();

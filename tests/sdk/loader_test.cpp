@@ -48,7 +48,7 @@ TEST_CASE("a plugin speaking another ABI version is refused before it is initial
     MESSAGE(error);
     CHECK(contains(error,
                    "ABI version mismatch: the plugin 'wrongabi' speaks ABI 99..99, this "
-                   "tap-diffgen supports 1..5"));
+                   "tap-diffgen supports 1..6"));
     CHECK_FALSE(contains(error, "tdg_driver_init was called"));
 }
 
@@ -229,7 +229,7 @@ TEST_CASE("tap-diffgen --list-plugins shows name, aliases, versions and path") {
     MESSAGE(out);
     CHECK(contains(out, "# searched: " + scratch.path() + " (--plugin-dir)\n"));
     CHECK(contains(out, "postgres (alias postgresql)  plugin 9.8.7, sdk " +
-                            std::string(TDG_PROJECT_VERSION) + ", abi 1..5  " + path +
+                            std::string(TDG_PROJECT_VERSION) + ", abi 1..6  " + path +
                             "  loader test double for postgres\n"));
     CHECK(contains(out, "unusable  " + brokenFile("wrongabi") + ": ABI version mismatch"));
     CHECK(contains(out, "unusable  " + brokenFile("missingdep") + ": "));

@@ -48,7 +48,7 @@ TEST_CASE("integer keys: digits without leading zeros") {
     CHECK(faultOf("99999999999999999999", key) == KeyTextFault::CannotHold);
 }
 
-TEST_CASE("decimal keys keep the column's scale; unscaled ones trim it") {
+TEST_CASE("decimal keys keep the column's scale and unscaled ones trim it") {
     const KeyColumn scaled = column(TDG_KIND_DECIMAL, 3, "numeric(12,3)");
     CHECK(canonical("-1.5", scaled) == "-1.500");
     CHECK(canonical("-1.500", scaled) == "-1.500");
@@ -62,7 +62,7 @@ TEST_CASE("decimal keys keep the column's scale; unscaled ones trim it") {
     CHECK(canonical("0010", unscaled) == "10");
 }
 
-TEST_CASE("bytes keys are lowercase hex; PostgreSQL's \\x form reads too") {
+TEST_CASE("bytes keys are lowercase hex and PostgreSQL's \\x form reads too") {
     const KeyColumn key = column(TDG_KIND_BYTES);
     CHECK(canonical("\\x00FF", key) == "00ff");
     CHECK(canonical("00ff", key) == "00ff");
