@@ -50,7 +50,11 @@ CREATE TRIGGER diffgen_note_pruned AFTER DELETE ON diffgen FOR EACH ROW
 -- - INSERT and DELETE journal the new or the old key. UPDATE journals the new key, after a
 --   delete of the old one when the update changed the key.
 -- - The key is the primary key's column, or for a composite key the JSON array of its values
---   in key order ([1001, "A-7"]), which the tap's pk_column list reads.
+--   in key order ([1001, "A-7"]), which the tap's pk_column list reads, each value in its
+--   canonical key text (dialect_abi.h, "Key texts"; the plugin README's "Keys" table):
+--   binary strings as LOWER(HEX(k)), never their raw bytes (which LONGTEXT refuses, failing
+--   the application's INSERT), BIT as k + 0, DATETIME and TIME formatted to
+--   'YYYY-MM-DDTHH:MM:SS.ffffff', a TIMESTAMP as its UTC instant.
 -- - A key changes when its bytes change: a key column that is not an integer compares by its
 --   bytes (CAST AS BINARY), so 'Abc' -> 'abc' and 'a' -> 'a ', equal under the usual
 --   collations, journal the old key's delete. <=> alone would follow the column's collation
@@ -110,14 +114,22 @@ SELECT k.table_name,
                IF(CHAR_LENGTH(c.table_name) > 54,
                   CONCAT(LEFT(c.table_name, 45), '_', LEFT(MD5(c.table_name), 8)),
                   c.table_name) AS trigger_stem,
-               IF(COUNT(*) = 1, MIN(CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'), '`')),
+               IF(COUNT(*) = 1,
+                  MIN(REPLACE(COALESCE(c.single_template, c.template), '{}',
+                              CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'), '`'))),
                   CONCAT('JSON_ARRAY(',
-                         GROUP_CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'), '`'
+                         GROUP_CONCAT(REPLACE(c.template, '{}',
+                                              CONCAT('NEW.`', REPLACE(c.column_name, '`', '``'),
+                                                     '`'))
                                       ORDER BY u.ordinal_position SEPARATOR ', '), ')'))
                    AS new_key,
-               IF(COUNT(*) = 1, MIN(CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '`')),
+               IF(COUNT(*) = 1,
+                  MIN(REPLACE(COALESCE(c.single_template, c.template), '{}',
+                              CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '`'))),
                   CONCAT('JSON_ARRAY(',
-                         GROUP_CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'), '`'
+                         GROUP_CONCAT(REPLACE(c.template, '{}',
+                                              CONCAT('OLD.`', REPLACE(c.column_name, '`', '``'),
+                                                     '`'))
                                       ORDER BY u.ordinal_position SEPARATOR ', '), ')'))
                    AS old_key,
                -- Integers compare as they are; everything else by its bytes.
@@ -130,10 +142,31 @@ SELECT k.table_name,
                              '` AS BINARY)'))
                    ORDER BY u.ordinal_position SEPARATOR ' AND ') AS unchanged
           FROM information_schema.key_column_usage AS u
-          JOIN information_schema.columns AS c
+          JOIN (SELECT table_schema, table_name, column_name,
+                       -- The canonical key text of the column {} (dialect_abi.h, "Key texts"):
+                       -- binary strings as lowercase hex, BIT as its number, dates and times
+                       -- with a T and six fraction digits, a TIMESTAMP as its UTC instant
+                       -- (UNIX_TIMESTAMP does not depend on the session's time zone); other
+                       -- values as CAST gives them (decimals with their scale).
+                       CASE WHEN data_type = 'bit' THEN '({} + 0)'
+                            WHEN data_type IN ('binary', 'varbinary') THEN 'LOWER(HEX({}))'
+                            WHEN data_type = 'datetime'
+                                THEN 'DATE_FORMAT({}, ''%Y-%m-%dT%H:%i:%s.%f'')'
+                            WHEN data_type = 'timestamp'
+                                THEN CONCAT('CONCAT(DATE_FORMAT(TIMESTAMP''1970-01-01 00:00:00'' ',
+                                            '+ INTERVAL UNIX_TIMESTAMP({}) SECOND, ',
+                                            '''%Y-%m-%dT%H:%i:%s.%f''), ''+00:00'')')
+                            WHEN data_type = 'time' THEN 'TIME_FORMAT({}, ''%H:%i:%s.%f'')'
+                            ELSE '{}' END AS template,
+                       -- A one-column key of tinyint(1), a boolean, journals true or false.
+                       IF(data_type = 'tinyint' AND column_type LIKE 'tinyint(1)%',
+                          'IF({}, ''true'', ''false'')', NULL) AS single_template,
+                       data_type
+                  FROM information_schema.columns
+                 WHERE table_schema = DATABASE()) AS c
             ON c.table_schema = u.table_schema AND c.table_name = u.table_name
                AND c.column_name = u.column_name
-         WHERE u.table_schema = DATABASE() AND c.table_schema = DATABASE()
+         WHERE u.table_schema = DATABASE()
            AND u.constraint_name = 'PRIMARY' AND u.table_name <> 'diffgen'
          GROUP BY c.table_name) AS k
  CROSS JOIN (SELECT 'i' AS op, 'INSERT' AS event
@@ -174,6 +207,44 @@ BEGIN
     SET @diffgen_attach_sql = NULL;
 END //
 DELIMITER ;
+
+-- MariaDB: running this file again writes the triggers of every table that journals with
+-- diffgen_triggers' statements anew (CALL diffgen_attach for each), so that they journal the
+-- key texts of this version. A table whose triggers were edited (another journal name, another
+-- journal table) is left alone: send its statements again with the edit. CREATE OR REPLACE TRIGGER takes the
+-- table's metadata lock, so no write runs between the old trigger and the new one. On MySQL,
+-- send diffgen_triggers' statements again with the client (DROP TRIGGER first).
+DROP PROCEDURE IF EXISTS diffgen_upgrade_triggers;
+DELIMITER //
+CREATE PROCEDURE diffgen_upgrade_triggers()
+SQL SECURITY INVOKER
+BEGIN
+    DECLARE done BOOLEAN DEFAULT FALSE;
+    DECLARE journalled VARCHAR(64);
+    DECLARE attached CURSOR FOR SELECT table_name FROM diffgen_attached;
+    DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = TRUE;
+    IF VERSION() LIKE '%MariaDB%' THEN
+        CREATE OR REPLACE TEMPORARY TABLE diffgen_attached AS
+        SELECT DISTINCT t.table_name
+          FROM diffgen_triggers AS t
+          JOIN information_schema.triggers AS g
+            ON g.trigger_schema = DATABASE() AND g.event_object_table = t.table_name
+               AND g.trigger_name = t.trigger_name
+         WHERE t.trigger_name LIKE '%\_diffgen\_i'
+           AND g.action_statement LIKE '%INSERT INTO diffgen (tablename, table_id, op) %'
+           AND g.action_statement LIKE CONCAT('%VALUES (', QUOTE(t.table_name), ', %');
+        OPEN attached;
+        FETCH attached INTO journalled;
+        WHILE NOT done DO
+            CALL diffgen_attach(journalled);
+            FETCH attached INTO journalled;
+        END WHILE;
+        CLOSE attached;
+        DROP TEMPORARY TABLE diffgen_attached;
+    END IF;
+END //
+DELIMITER ;
+CALL diffgen_upgrade_triggers();
 
 -- TRUNCATE TABLE removes rows without firing triggers, so it journals nothing and the replica
 -- keeps every row. Empty a journalled table with DELETE FROM instead (its triggers journal

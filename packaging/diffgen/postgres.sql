@@ -55,9 +55,10 @@ CREATE OR REPLACE TRIGGER diffgen_pruned AFTER DELETE ON diffgen
 CREATE OR REPLACE TRIGGER diffgen_pruned_truncate BEFORE TRUNCATE ON diffgen
     FOR EACH STATEMENT EXECUTE FUNCTION diffgen_note_pruned();
 
--- The SQL expression of a row's key as diffgen.table_id, for the row called row_name: for one
--- key column the value's text as JSON has it ('1001', 'A-7'), for several the JSON array of
--- the values in key order ('[1001, "A-7"]'), which the tap's pk_column list reads.
+-- The key as the compatible path below (diffgen_journal) writes it, for the row called
+-- row_name: for one key column the value's text as JSON has it ('1001', 'A-7', '\x00ff'), for
+-- several the JSON array of the values in key order ('[1001, "A-7"]'). The tap reads these
+-- texts too; diffgen_attach's functions write the canonical ones (the three-argument form).
 CREATE OR REPLACE FUNCTION diffgen_key_sql(row_name text, key_columns text[]) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT AS $$
     SELECT CASE WHEN cardinality(key_columns) = 1
@@ -67,6 +68,59 @@ LANGUAGE sql IMMUTABLE STRICT AS $$
                                                ORDER BY k.position)
                                FROM unnest(key_columns) WITH ORDINALITY AS k(name, position)))
            END
+$$;
+
+-- The SQL expression of one key value's canonical text (dialect_abi.h, "Key texts"; the
+-- plugin README's "Keys" table), for the value value_sql of type value_type (typmod
+-- value_typmod): bytea as lowercase hex, dates and times with a T and six fraction digits
+-- whatever the session's DateStyle, a timestamptz as its UTC instant, a numeric without a
+-- declared scale without trailing zeros. In a composite key (in_array) numbers and booleans
+-- stay values, which jsonb_build_array writes bare; everything else is text.
+CREATE OR REPLACE FUNCTION diffgen_key_value_sql(value_sql text, value_type oid,
+                                                 value_typmod integer, in_array boolean)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT CASE
+        WHEN value_type = 'numeric'::regtype AND value_typmod < 0
+            THEN format(CASE WHEN in_array THEN 'trim_scale(%s)' ELSE 'trim_scale(%s)::text' END,
+                        value_sql)
+        WHEN value_type IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'oid'::regtype,
+                            'numeric'::regtype, 'bool'::regtype)
+            THEN CASE WHEN in_array THEN value_sql ELSE value_sql || '::text' END
+        WHEN value_type = 'bytea'::regtype THEN format('encode(%s, ''hex'')', value_sql)
+        WHEN value_type = 'date'::regtype THEN format('to_char(%s, ''YYYY-MM-DD'')', value_sql)
+        WHEN value_type = 'time'::regtype THEN format('to_char(%s, ''HH24:MI:SS.US'')', value_sql)
+        WHEN value_type = 'timestamp'::regtype
+            THEN format('to_char(%s, ''YYYY-MM-DD"T"HH24:MI:SS.US'')', value_sql)
+        WHEN value_type = 'timestamptz'::regtype
+            THEN format('to_char(%s AT TIME ZONE ''UTC'', ''YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'')',
+                        value_sql)
+        WHEN in_array THEN value_sql
+        ELSE format('(to_jsonb(%s) #>> ''{}'')', value_sql)
+    END
+$$;
+
+-- The SQL expression of a row's key as diffgen.table_id, for the row called row_name of the
+-- table journalled: for one key column its canonical text ('1001', 'A-7', '00ff'), for
+-- several the JSON array of the values in key order ('[1001, "A-7"]'), which the tap's
+-- pk_column list reads. A domain's values are written as its base type's.
+CREATE OR REPLACE FUNCTION diffgen_key_sql(row_name text, key_columns text[], journalled regclass)
+RETURNS text
+LANGUAGE sql STABLE STRICT AS $$
+    SELECT CASE WHEN count(*) = 1
+                THEN min(diffgen_key_value_sql(format('%s.%I', row_name, k.name), t.base,
+                                               t.typmod, false))
+                ELSE format('jsonb_build_array(%s)::text',
+                            string_agg(diffgen_key_value_sql(format('%s.%I', row_name, k.name),
+                                                             t.base, t.typmod, true),
+                                       ', ' ORDER BY k.position))
+           END
+      FROM unnest(key_columns) WITH ORDINALITY AS k(name, position)
+      JOIN pg_attribute AS a ON a.attrelid = journalled AND a.attname = k.name
+      JOIN pg_type AS ty ON ty.oid = a.atttypid
+     CROSS JOIN LATERAL (SELECT CASE WHEN ty.typtype = 'd' THEN ty.typbasetype ELSE ty.oid END,
+                                CASE WHEN ty.typtype = 'd' THEN ty.typtypmod ELSE a.atttypmod END)
+                          AS t(base, typmod)
 $$;
 
 -- The SQL condition "the key of OLD differs from the key of NEW", byte for byte: 'Abc' ->
@@ -167,8 +221,8 @@ BEGIN
 END
 $body$$create$,
         function_name, journal, COALESCE(journal_name, target.relname),
-        diffgen_key_sql('NEW', keys), diffgen_key_sql('OLD', keys),
-        diffgen_key_changed_sql(journalled, keys), diffgen_key_sql('t', keys),
+        diffgen_key_sql('NEW', keys, journalled), diffgen_key_sql('OLD', keys, journalled),
+        diffgen_key_changed_sql(journalled, keys), diffgen_key_sql('t', keys, journalled),
         format('%I.%I', target.nspname, target.relname));
 
     FOR old_trigger IN SELECT t.tgname FROM pg_trigger AS t
@@ -315,3 +369,41 @@ $$;
 -- To use it (here with the channel diffgen_changes, the tap's "notify_channel"):
 --   CREATE TRIGGER diffgen_notify AFTER INSERT ON diffgen
 --       FOR EACH STATEMENT EXECUTE FUNCTION diffgen_notify('diffgen_changes');
+
+-- Running this file again writes the trigger function of every table diffgen_attach journals
+-- anew, with the same key columns and journal name (read from the function's text), so that
+-- it journals the key texts of this version: in the same transaction as the function it
+-- replaces, no write is left unjournalled.
+DO $upgrade$
+DECLARE
+    attached record;
+    insert_values text;
+    keys text;
+    journal_name text;
+BEGIN
+    FOR attached IN
+        SELECT t.tgrelid::regclass AS journalled, p.prosrc
+          FROM pg_trigger AS t JOIN pg_proc AS p ON p.oid = t.tgfoid
+         WHERE t.tgname = 'diffgen' AND t.tgparentid = 0
+           AND t.tgfoid <> 'diffgen_journal'::regproc
+           AND p.prosrc LIKE '%INSERT INTO % (tablename, table_id, op) VALUES (%, ''i'');%'
+    LOOP
+        insert_values := substring(attached.prosrc
+                                   FROM 'VALUES \(((?:''(?:[^'']|'''')*''), .*?), ''i''\);');
+        journal_name := replace(substring(insert_values FROM '^''((?:[^'']|'''')*)'''), '''''',
+                                '''');
+        SELECT string_agg(CASE WHEN m[1] LIKE '"%'
+                               THEN replace(substr(m[1], 2, length(m[1]) - 2), '""', '"')
+                               ELSE m[1] END, ',' ORDER BY n)
+          INTO keys
+          FROM regexp_matches(insert_values, 'NEW\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)', 'g')
+               WITH ORDINALITY AS found(m, n);
+        IF keys IS NULL OR journal_name IS NULL THEN
+            RAISE NOTICE 'diffgen: the trigger function of % was not written by diffgen_attach '
+                         'as this file writes it; run diffgen_attach for it again', attached.journalled;
+            CONTINUE;
+        END IF;
+        PERFORM diffgen_attach(attached.journalled, keys, journal_name);
+    END LOOP;
+END
+$upgrade$;

@@ -68,22 +68,30 @@ END;
 --       INSERT INTO diffgen (tablename, table_id, op)
 --       VALUES ('order_lines', json_array(OLD."order_id", OLD."line_no"), 'd');
 --   END;
-CREATE VIEW IF NOT EXISTS diffgen_triggers (table_name, trigger_name, trigger_sql) AS
+DROP VIEW IF EXISTS diffgen_triggers;
+CREATE VIEW diffgen_triggers (table_name, trigger_name, trigger_sql) AS
 WITH RECURSIVE
     -- The key columns of every table, quoted, by their place in the primary key.
-    key_column (table_name, place, quoted) AS (
-        SELECT t.name, c.pk, '"' || replace(c.name, '"', '""') || '"'
+    -- A column of BLOB affinity journals its canonical key text, lowercase hex.
+    key_column (table_name, place, quoted, new_value, old_value) AS (
+        SELECT t.name, c.pk, '"' || replace(c.name, '"', '""') || '"',
+               iif(instr(upper(c.type), 'BLOB') > 0,
+                   'lower(hex(NEW."' || replace(c.name, '"', '""') || '"))',
+                   'NEW."' || replace(c.name, '"', '""') || '"'),
+               iif(instr(upper(c.type), 'BLOB') > 0,
+                   'lower(hex(OLD."' || replace(c.name, '"', '""') || '"))',
+                   'OLD."' || replace(c.name, '"', '""') || '"')
           FROM sqlite_schema AS t, pragma_table_info(t.name) AS c
          WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite\_%' ESCAPE '\'
            AND t.name <> 'diffgen' AND c.pk > 0),
     -- The key's values and its comparison, one column more at every step.
     key_list (table_name, place, new_values, old_values, changed) AS (
-        SELECT table_name, place, 'NEW.' || quoted, 'OLD.' || quoted,
+        SELECT table_name, place, new_value, old_value,
                'OLD.' || quoted || ' IS NOT NEW.' || quoted || ' COLLATE BINARY'
           FROM key_column WHERE place = 1
         UNION ALL
-        SELECT l.table_name, c.place, l.new_values || ', NEW.' || c.quoted,
-               l.old_values || ', OLD.' || c.quoted,
+        SELECT l.table_name, c.place, l.new_values || ', ' || c.new_value,
+               l.old_values || ', ' || c.old_value,
                l.changed || char(10) || '          OR OLD.' || c.quoted || ' IS NOT NEW.' ||
                    c.quoted || ' COLLATE BINARY'
           FROM key_list AS l JOIN key_column AS c

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "key_codec.hpp"
 #include "key_values.hpp"
 #include "params.hpp"
 #include "sql_text.hpp"
@@ -106,6 +107,7 @@ void applyKind(DescribedColumn& column) {
     KindAndSchema mapped = classifyCatalogType(column.type);
     column.info.kind = mapped.kind;
     column.info.jsonSchema = std::move(mapped.jsonSchema);
+    describeKeyUse(column.type, column.info);
 }
 
 }  // namespace

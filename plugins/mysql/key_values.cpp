@@ -9,15 +9,6 @@
 namespace tapdiffgen::mysql {
 namespace {
 
-[[noreturn]] void notAnInteger(std::string_view key, std::string_view columnName) {
-    constexpr size_t kShown = 64;
-    std::string shown(key.substr(0, kShown));
-    throw sdk::DriverError(TDG_INVALID_DATA, "key '" + shown +
-                                                 "' is not a valid value of "
-                                                 "integer column '" +
-                                                 std::string(columnName) + "'");
-}
-
 // "YYYY-MM-DD[THH:MM:SS[.ffffff]][+00:00]" or "[-]H...H:MM:SS[.ffffff]", the ABI's texts of
 // MySQL's dates and times (the session is in UTC, so a TIMESTAMP's offset is always +00:00).
 class TimeText {
@@ -77,7 +68,9 @@ private:
     }
 };
 
-bool parseTime(std::string_view text, enum_field_types type, MYSQL_TIME& time) {
+}  // namespace
+
+bool parseKeyTime(std::string_view text, enum_field_types type, MYSQL_TIME& time) {
     time = MYSQL_TIME{};
     TimeText reader(text);
     switch (type) {
@@ -86,7 +79,12 @@ bool parseTime(std::string_view text, enum_field_types type, MYSQL_TIME& time) {
             return reader.readDate(time) && reader.atEnd();
         case MYSQL_TYPE_TIME:
             time.time_type = MYSQL_TIMESTAMP_TIME;
-            return reader.readClock(time, true) && reader.atEnd();
+            if (!reader.readClock(time, true) || !reader.atEnd()) return false;
+            // The binary protocol sends a TIME's hours in one byte beside its days: 838 hours
+            // travel as 34 days and 22 hours, or arrive as 70.
+            time.day = time.hour / 24;
+            time.hour %= 24;
+            return true;
         default:
             time.time_type = MYSQL_TIMESTAMP_DATETIME;
             return reader.readDate(time) && reader.take('T') && reader.readClock(time, false) &&
@@ -94,49 +92,14 @@ bool parseTime(std::string_view text, enum_field_types type, MYSQL_TIME& time) {
     }
 }
 
+namespace {
+
 [[noreturn]] void notAKeyOf(std::string_view columnName) {
     throw sdk::DriverError(TDG_INVALID_ARGUMENT, "after_key: not a value of key column '" +
                                                      std::string(columnName) + "'");
 }
 
 }  // namespace
-
-void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
-             std::string_view columnName) {
-    if (!keyField.isInteger()) {
-        params.addText(key);
-        return;
-    }
-    if (keyField.isUnsigned()) {
-        uint64_t value = 0;
-        if (!parseWhole(key, value)) notAnInteger(key, columnName);
-        params.addUInt64(value);
-    } else {
-        int64_t value = 0;
-        if (!parseWhole(key, value)) notAnInteger(key, columnName);
-        params.addInt64(value);
-    }
-}
-
-void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
-                      const FieldInfo& keyField, std::string_view columnName) {
-    char digits[24];
-    if (keyField.isInteger()) {
-        std::to_chars_result printed{};
-        if (keyField.isUnsigned()) {
-            uint64_t value = 0;
-            if (!parseWhole(key, value)) notAnInteger(key, columnName);
-            printed = std::to_chars(digits, digits + sizeof(digits), value);
-        } else {
-            int64_t value = 0;
-            if (!parseWhole(key, value)) notAnInteger(key, columnName);
-            printed = std::to_chars(digits, digits + sizeof(digits), value);
-        }
-        sql.append(digits, printed.ptr);
-        return;
-    }
-    appendTextLiteral(sql, connection, key, "a key of column '" + std::string(columnName) + "'");
-}
 
 void appendTextLiteral(std::string& sql, MYSQL* connection, std::string_view text,
                        std::string_view what) {
@@ -221,7 +184,7 @@ LastKey LastKey::fromCell(const TdgCell& cell, const FieldInfo& field,
         case MYSQL_TYPE_TIME:
         case MYSQL_TYPE_DATETIME:
         case MYSQL_TYPE_TIMESTAMP:
-            if (!parseTime(text, field.type, key.time_)) notAKeyOf(columnName);
+            if (!parseKeyTime(text, field.type, key.time_)) notAKeyOf(columnName);
             key.kind_ = Kind::Time;
             key.timeType_ = field.type == MYSQL_TYPE_TIMESTAMP ? MYSQL_TYPE_DATETIME : field.type;
             return key;

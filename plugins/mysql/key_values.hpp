@@ -1,6 +1,5 @@
-// Keys as bound parameters or literals: the text keys of fetch_rows bound (or written into a
-// text query) with the key column's type, and the last key of a scan page remembered in its own
-// type for the next page.
+// The last key of a scan page remembered in its own type for the next page, and the literals
+// and time texts the key codec (key_codec.hpp) shares with it.
 #pragma once
 
 #include <mysql.h>
@@ -17,17 +16,10 @@
 
 namespace tapdiffgen::mysql {
 
-/// Binds a key given as text: integer columns get an integer (so the primary key index is used
-/// without conversions), others the text. Throws TDG_INVALID_DATA for a non-integer text key of
-/// an integer column.
-void bindKey(Params& params, std::string_view key, const FieldInfo& keyField,
-             std::string_view columnName);
-
-/// Appends a key given as text to a text query as a literal of the key column's type: integer
-/// columns get the integer (validated as bindKey does), others a quoted string escaped by the
-/// client library for the connection's character set.
-void appendKeyLiteral(std::string& sql, MYSQL* connection, std::string_view key,
-                      const FieldInfo& keyField, std::string_view columnName);
+/// Reads a date or time text of the ABI ("YYYY-MM-DD", "[-]HHH:MM:SS[.ffffff]",
+/// "YYYY-MM-DDTHH:MM:SS[.ffffff][+00:00]") as a value of a column of `type`; false when it is
+/// none.
+bool parseKeyTime(std::string_view text, enum_field_types type, MYSQL_TIME& time);
 
 /// Appends `text` to a text query as a quoted string literal, escaped by the client library for
 /// the connection's character set. Throws TDG_INVALID_DATA naming `what` when it cannot be.
@@ -46,6 +38,13 @@ public:
                             std::string_view columnName);
     bool isNull() const { return isNull_; }
     void bind(Params& params) const;
+    /// The key as text (a string key), for an ENUM or SET key to be read as its number.
+    const std::string& text() const { return text_; }
+    /// Compares by `number` from now on: an ENUM's index, a SET's bits.
+    void useNumber(uint64_t number) {
+        kind_ = Kind::Unsigned;
+        unsigned_ = number;
+    }
 
 private:
     enum class Kind { Signed, Unsigned, Real, Time, Text };

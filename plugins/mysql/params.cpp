@@ -32,6 +32,13 @@ void Params::addText(std::string_view value) {
     slot.length = static_cast<unsigned long>(value.size());
 }
 
+void Params::addBytes(std::string value) {
+    Slot& slot = slots_.emplace_back();
+    slot.type = MYSQL_TYPE_BLOB;
+    slot.bytes = std::move(value);
+    slot.length = static_cast<unsigned long>(slot.bytes.size());
+}
+
 void Params::addTime(const MYSQL_TIME& value, enum_field_types type) {
     Slot& slot = slots_.emplace_back();
     slot.type = type;
@@ -57,6 +64,11 @@ MYSQL_BIND* Params::binds() {
             case MYSQL_TYPE_STRING:
                 // The client only reads parameter buffers; the cast is what its C API needs.
                 bind.buffer = const_cast<char*>(slot.text.data());
+                bind.buffer_length = slot.length;
+                bind.length = &slot.length;
+                break;
+            case MYSQL_TYPE_BLOB:
+                bind.buffer = slot.bytes.data();
                 bind.buffer_length = slot.length;
                 bind.length = &slot.length;
                 break;

@@ -20,6 +20,8 @@ public:
     void addDouble(double value);
     /// Borrowed: the text must stay alive until the statement has executed.
     void addText(std::string_view value);
+    /// A binary string, kept by the parameters until they are done.
+    void addBytes(std::string value);
     void addTime(const MYSQL_TIME& value, enum_field_types type);
     void addNull();
 
@@ -35,6 +37,7 @@ private:
         double real = 0;
         MYSQL_TIME time{};
         std::string_view text;
+        std::string bytes;
         unsigned long length = 0;
     };
     std::vector<Slot> slots_;

@@ -376,6 +376,7 @@ void RowReader::scanOneChunk(const sdk::ScanRequest& request, sdk::RowBatchBuild
         after.push_back(LastKey::fromCell(request.afterKey[c], fields.at(keyIndices[c]),
                                           request.keyColumns[c]));
     }
+    numberLabelledKeys(request, fields, after);
     readKeysetPage(request, statements, request.maxRows, after, rows);
 }
 
@@ -421,8 +422,36 @@ int64_t RowReader::readKeysetPage(const sdk::ScanRequest& request,
         }
         ++read;
     }
-    if (read > 0) last = std::move(next);
+    if (read > 0) {
+        last = std::move(next);
+        numberLabelledKeys(request, cursor.fields(), last);
+    }
     return read;
+}
+
+// ENUM and SET keys sort by their number but compare with a string as text: the next page
+// starts after the last key's number, or it would skip rows ('ok' sorts after 'sad').
+void RowReader::numberLabelledKeys(const sdk::ScanRequest& request,
+                                   const std::vector<FieldInfo>& fields,
+                                   std::vector<LastKey>& keys) {
+    const std::vector<size_t> keyIndices = sdk::keyPositions(request.columns, request.keyColumns);
+    auto labelled = [&](size_t c) {
+        return (fields.at(keyIndices[c]).flags & (ENUM_FLAG | SET_FLAG)) != 0;
+    };
+    bool any = false;
+    for (size_t c = 0; c < keys.size(); ++c) any = any || labelled(c);
+    if (!any) return;
+    const std::vector<sdk::ColumnInfo> columns = catalog_.describe(request.table);
+    for (size_t c = 0; c < keys.size(); ++c) {
+        if (!labelled(c) || keys[c].isNull()) continue;
+        for (const sdk::ColumnInfo& column : columns) {
+            if (column.name != request.keyColumns[c]) continue;
+            const std::optional<uint64_t> number =
+                labelNumber(keys[c].text(), orderedLabels(column.sqlType),
+                            (fields.at(keyIndices[c]).flags & SET_FLAG) != 0);
+            if (number) keys[c].useNumber(*number);
+        }
+    }
 }
 
 }  // namespace tapdiffgen::mysql

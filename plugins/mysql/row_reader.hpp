@@ -13,6 +13,7 @@
 
 #include "catalog.hpp"
 #include "cells.hpp"
+#include "key_codec.hpp"
 #include "key_values.hpp"
 #include "session.hpp"
 #include "tap-diffgen/sdk/dialect_driver.hpp"
@@ -42,6 +43,8 @@ private:
         sdk::KeysetCondition after;
     };
     KeysetStatements keysetStatements(const sdk::ScanRequest& request);
+    void numberLabelledKeys(const sdk::ScanRequest& request, const std::vector<FieldInfo>& fields,
+                            std::vector<LastKey>& keys);
     int64_t readKeysetPage(const sdk::ScanRequest& request, const KeysetStatements& statements,
                            int64_t limit, std::vector<LastKey>& last, sdk::RowBatchBuilder& rows);
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "array_literal.hpp"
+#include "key_codec.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 
@@ -134,6 +135,7 @@ PgColumn columnFrom(const Result& rows, int row) {
     column.info.precision = mapping.precision;
     column.info.scale = mapping.scale;
     column.info.jsonSchema = mapping.jsonSchema;
+    describeKeyUse(facts, mapping, column.info);
     column.conversion = mapping.conversion;
     column.resultType = mapping.resultType;
     column.baseType = facts.baseType;

@@ -7,6 +7,7 @@
 #include "array_literal.hpp"
 #include "bytea_text.hpp"
 #include "cells.hpp"
+#include "key_codec.hpp"
 #include "named_statements.hpp"
 #include "pipeline.hpp"
 #include "statement.hpp"
@@ -162,11 +163,21 @@ std::string keyOperand(const PgColumn& key) {
     return key.arrayType != 0 ? quoted(key.info.name) : quoted(key.info.name) + "::pg_catalog.text";
 }
 
-// Column c of every key, as one array parameter.
-std::string keyArray(const sdk::FetchRequest& request, size_t c) {
+// Column c of every key, as one array parameter of the texts its type reads (key_codec.hpp).
+std::string keyArray(const sdk::FetchRequest& request, const PgColumn& key, size_t c) {
     std::vector<std::string_view> values;
     values.reserve(request.keyCount());
-    for (size_t i = 0; i < request.keyCount(); ++i) values.push_back(request.key(i, c));
+    if (!keyNeedsInputText(key)) {
+        if (request.keyColumns.size() == 1) return arrayLiteral(request.keys);
+        for (size_t i = 0; i < request.keyCount(); ++i) values.push_back(request.key(i, c));
+        return arrayLiteral(values);
+    }
+    std::vector<std::string> inputs;
+    inputs.reserve(request.keyCount());
+    for (size_t i = 0; i < request.keyCount(); ++i) {
+        inputs.push_back(keyInputText(key, request.key(i, c)));
+    }
+    for (const std::string& input : inputs) values.push_back(input);
     return arrayLiteral(values);
 }
 
@@ -204,9 +215,8 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
         operands += (c == 0 ? "" : ", ") + keyOperand(key);
         arrays += (c == 0 ? "pg_catalog.unnest($" : ", pg_catalog.unnest($") +
                   std::to_string(c + 1) + ")";
-        fetch.statement.params.add(
-            request.keyColumns.size() == 1 ? arrayLiteral(request.keys) : keyArray(request, c),
-            key.arrayType != 0 ? key.arrayType : oid::kTextArray);
+        fetch.statement.params.add(keyArray(request, key, c),
+                                   key.arrayType != 0 ? key.arrayType : oid::kTextArray);
     }
     std::string where = request.keyColumns.size() == 1
                             ? operands + " = ANY ($1)"

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string_view>
 
+#include "key_codec.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/values.hpp"
@@ -71,6 +72,7 @@ sdk::ColumnInfo columnInfo(const RawColumn& raw, int ordinal, bool rowidAlias) {
     info.nullable = !raw.notNull && !rowidAlias;
     info.primaryKey = raw.keyPosition > 0;
     info.jsonSchema = sdk::jsonSchemaForKind(type.kind, type.scale, type.uuid ? "uuid" : "");
+    info.keySupport = keySupportOf(type.kind);
     return info;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cells.hpp"
+#include "key_codec.hpp"
 #include "statement.hpp"
 #include "tap-diffgen/sdk/values.hpp"
 
@@ -42,27 +43,15 @@ std::string fetchSql(const SelectPlan& plan, size_t keyCount) {
            " AS " + kRowAlias + " ON " + join;
 }
 
-// Integer keys are bound as integers, so the comparison never depends on affinity; text that
-// is no integer is bound as text, matching what SQLite would store for it.
-void bindKey(Cursor& cursor, int index, std::string_view key, bool integerKey) {
-    int64_t value = 0;
-    auto parsed = std::from_chars(key.data(), key.data() + key.size(), value);
-    if (integerKey && parsed.ec == std::errc() && parsed.ptr == key.data() + key.size()) {
-        cursor.bindInt64(index, value);
-    } else {
-        cursor.bindText(index, key);
-    }
-}
-
 }  // namespace
 
 void fetchRows(Session& database, const sdk::TableName& table, const SelectPlan& plan,
                const std::vector<std::string_view>& keys, sdk::RowBatchBuilder& rows,
                sdk::UnrepresentableValues& warnings) {
     const size_t width = plan.keyIndices.size();
-    std::vector<bool> integerKey;
+    std::vector<TdgValueKind> keyKinds;
     for (int index : plan.keyIndices) {
-        integerKey.push_back(plan.columns[static_cast<size_t>(index)].kind == TDG_KIND_INT64);
+        keyKinds.push_back(plan.columns[static_cast<size_t>(index)].kind);
     }
     const size_t keyCount = keys.size() / width;
     const size_t keysPerStatement = std::max<size_t>(1, kMaxParametersPerStatement / width);
@@ -72,8 +61,7 @@ void fetchRows(Session& database, const sdk::TableName& table, const SelectPlan&
         auto statement = database.prepare(fetchSql(plan, count), context);
         Cursor cursor(*statement);
         for (size_t i = 0; i < count * width; ++i) {
-            bindKey(cursor, static_cast<int>(i) + 1, keys[start * width + i],
-                    integerKey[i % width]);
+            bindKey(cursor, static_cast<int>(i) + 1, keys[start * width + i], keyKinds[i % width]);
         }
         while (cursor.next()) addRow(cursor, plan, rows, warnings);
     }

@@ -51,6 +51,7 @@ void publishColumns(std::vector<ColumnInfo> columns, TdgColumnList* out) {
         column.scale = info.scale;
         column.nullable = info.nullable ? 1 : 0;
         column.primary_key = info.primaryKey ? 1 : 0;
+        column.key_support = info.keySupport;
         column.json_schema = info.jsonSchema.c_str();
         owned->columns.push_back(column);
     }

@@ -54,16 +54,6 @@ Replica sourceOf(const JournalledSchema& schema, const std::string& table) {
     return source;
 }
 
-std::vector<std::string> runArgs(const std::string& config, const ScratchDir& dir,
-                                 const std::string& state) {
-    std::vector<std::string> args = {"--config", config};
-    if (!state.empty()) {
-        args.push_back("--state");
-        args.push_back(dir.write("state.json", state));
-    }
-    return args;
-}
-
 void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
     JournalledSchema schema(env, prefix);
     schema.createTable("lines",
@@ -116,7 +106,7 @@ void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
                 " SET line_no = 'A-8' WHERE order_id = 1001 AND line_no = 'A-7'");
     const std::string onePerPage =
         schema.writeConfig(dir, {lines}, R"("page_size":1,"max_page_size":1)");
-    TapRun second = runTapBinary(runArgs(onePerPage, dir, state));
+    TapRun second = runTapBinary(argsWithState(onePerPage, dir, state));
     REQUIRE_MESSAGE(second.exitCode == 0, second.stderrText);
     int goneTombstones = 0;
     for (const auto& record : second.records(lines)) {
@@ -165,7 +155,7 @@ void compositeKeys(const DatabaseEnv& env, const std::string& prefix) {
         schema.writeConfig(dir, {lines}, R"("page_size":3,"max_page_size":3)");
     int kills = 0;
     for (int attempt = 0; attempt < 200; ++attempt) {
-        TapProcess process(runArgs(smallPages, dir, state));
+        TapProcess process(argsWithState(smallPages, dir, state));
         std::this_thread::sleep_for(std::chrono::milliseconds(random() % 40));
         const bool kill = attempt < 8;
         if (kill) process.signal(SIGKILL);

@@ -115,6 +115,7 @@ JournalledSchema::~JournalledSchema() {
         } else {
             exec("DROP VIEW IF EXISTS " + prefix_ + "_diffgen_triggers");
             exec("DROP PROCEDURE IF EXISTS " + prefix_ + "_diffgen_attach");
+            exec("DROP PROCEDURE IF EXISTS " + prefix_ + "_diffgen_upgrade_triggers");
         }
         for (const auto& table : created_) exec("DROP TABLE IF EXISTS " + table);
         exec("DROP TABLE IF EXISTS " + diffgenTable());
@@ -125,6 +126,16 @@ JournalledSchema::~JournalledSchema() {
 }
 
 void JournalledSchema::exec(const std::string& sql) const { tapdiffgen::testing::exec(env_, sql); }
+
+void JournalledSchema::installAgain() const {
+    if (isPostgres()) {
+        exec(renamed(readSql("postgres.sql"), prefix_));
+        return;
+    }
+    for (const auto& statement : mysqlStatements(renamed(readSql("mysql.sql"), prefix_))) {
+        exec(statement);
+    }
+}
 
 void JournalledSchema::createTable(const std::string& name, const std::string& columnsSql,
                                    const std::string& keyColumn) {
@@ -181,6 +192,16 @@ std::string JournalledSchema::writeConfig(const ScratchDir& dir,
     }
     json += "]" + (extra.empty() ? "" : "," + extra) + "}";
     return dir.write("config.json", json);
+}
+
+std::vector<std::string> argsWithState(const std::string& config, const ScratchDir& dir,
+                                       const std::string& state) {
+    std::vector<std::string> args = {"--config", config};
+    if (!state.empty()) {
+        args.push_back("--state");
+        args.push_back(dir.write("state.json", state));
+    }
+    return args;
 }
 
 std::map<std::string, std::string> replicaOf(const std::vector<Poco::JSON::Object::Ptr>& records,

@@ -36,6 +36,8 @@ public:
     /// The statement that journals `table` (journal() runs it), for a session of the test's.
     std::string attachSql(const std::string& table, const std::string& keyColumns) const;
     void exec(const std::string& sql) const;
+    /// Runs the shipped SQL file again, as an upgrade does: the journal and its rows stay.
+    void installAgain() const;
     /// Creates and journals table `items` (id, note) holding ids 1..rows; returns its name.
     std::string createNumberedItems(int rows);
 
@@ -49,6 +51,10 @@ private:
     std::vector<std::string> created_;
     std::map<std::string, std::string> keys_;
 };
+
+/// `--config config`, and `--state` with `state` written to `dir` when it is not empty.
+std::vector<std::string> argsWithState(const std::string& config, const ScratchDir& dir,
+                                       const std::string& state);
 
 /// The distinct ids of `stream`'s records in a run.
 std::set<int> emittedIds(const TapRun& run, const std::string& stream);

@@ -363,3 +363,65 @@ TEST_CASE("mysql: cascading foreign keys reach diffgen through triggers on the p
     CHECK(linesReplica.rows() == std::set<std::string>{"2|a|a", "30|a|a"});
     CHECK(invoicesReplica.rows() == std::set<std::string>{"10|NULL", "20|2"});
 }
+
+// Triggers of an older version journalled keys as the database prints them (PostgreSQL:
+// to_jsonb(k) #>> '{}', \x0102 for a bytea; MariaDB: the value itself, a space in a
+// datetime). Running the shipped file again rewrites them in place to the canonical texts;
+// the events already journalled in the old form still replay, and so do the new ones.
+TEST_CASE("postgres: running postgres.sql again upgrades attached tables' key texts") {
+    TDG_REQUIRE_DATABASE(db, postgresEnv());
+    JournalledSchema schema(db, "key_upgrade");
+    schema.createTable("blobs", "k bytea PRIMARY KEY, at timestamp(6) NOT NULL, note text", "k");
+    const std::string blobs = schema.table("blobs");
+    // The function an older diffgen_attach wrote for this table, inserts only.
+    schema.exec("CREATE OR REPLACE FUNCTION " + blobs +
+                "_diffgen() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN IF TG_OP = 'INSERT' "
+                "THEN\n    INSERT INTO public." +
+                schema.diffgenTable() + " (tablename, table_id, op) VALUES ('" + blobs +
+                "', (to_jsonb(NEW.\"k\") #>> '{}'), 'i');\nEND IF; RETURN NULL; END $body$");
+    schema.exec("INSERT INTO " + blobs + " VALUES ('\\x0102', '2024-01-01 10:00:00.12', 'old')");
+    schema.installAgain();
+    schema.exec("INSERT INTO " + blobs + " VALUES ('\\x00ff', '2024-01-01 10:00:00', 'new')");
+    schema.exec("UPDATE " + blobs + " SET note = 'old, changed' WHERE k = '\\x0102'");
+    const auto texts =
+        queryColumn(db, "SELECT table_id FROM " + schema.diffgenTable() + " ORDER BY id");
+    REQUIRE(texts.size() == 3);
+    CHECK(*texts[0] == "\\x0102");
+    CHECK(*texts[1] == "00ff");
+    CHECK(*texts[2] == "0102");
+    KeyedReplica replica(schema, blobs, {"k"}, "note");
+    replica.sync();
+    CHECK(replica.lastRunHas(R"("k":"0102")"));
+    CHECK_FALSE(replica.lastRunHas(R"("is_deleted":true)"));
+    CHECK(queryScalar(db, "SELECT COUNT(*) FROM " + blobs) == "2");
+}
+
+TEST_CASE("mysql: running mysql.sql again upgrades attached tables' key texts") {
+    TDG_REQUIRE_DATABASE(db, mysqlEnv());
+    JournalledSchema schema(db, "key_upgrade");
+    schema.createTable("stamps", "k DATETIME(6) NOT NULL PRIMARY KEY, note VARCHAR(20)", "k");
+    const std::string stamps = schema.table("stamps");
+    // The INSERT trigger the older diffgen_triggers wrote: the key as it is.
+    schema.exec("DROP TRIGGER " + stamps + "_diffgen_i");
+    schema.exec("CREATE TRIGGER " + stamps + "_diffgen_i AFTER INSERT ON " + stamps +
+                " FOR EACH ROW\n    INSERT INTO " + schema.diffgenTable() +
+                " (tablename, table_id, op) VALUES ('" + stamps + "', NEW.`k`, 'i')");
+    schema.exec("INSERT INTO " + stamps + " VALUES ('2024-01-01 10:00:00.123456', 'old')");
+    schema.installAgain();
+    schema.exec("INSERT INTO " + stamps + " VALUES ('2024-01-01 10:00:00.5', 'new')");
+    const auto texts =
+        queryColumn(db, "SELECT table_id FROM " + schema.diffgenTable() + " ORDER BY id");
+    REQUIRE(texts.size() == 2);
+    CHECK(*texts[0] == "2024-01-01 10:00:00.123456");
+    CHECK(*texts[1] == "2024-01-01T10:00:00.500000");
+    schema.createTable("bytes", "k VARBINARY(8) NOT NULL PRIMARY KEY, note VARCHAR(20)", "k");
+    // The application's INSERT of a key that is no UTF-8 text journals.
+    schema.exec("INSERT INTO " + schema.table("bytes") + " VALUES (X'00ff', 'raw')");
+    CHECK(queryScalar(db, "SELECT table_id FROM " + schema.diffgenTable() +
+                              " ORDER BY id DESC LIMIT 1") == "00ff");
+    KeyedReplica replica(schema, stamps, {"k"}, "note");
+    replica.sync();
+    CHECK_FALSE(replica.lastRunHas(R"("is_deleted":true)"));
+    CHECK(replica.lastRunHas(R"("k":"2024-01-01T10:00:00.123456+00:00")"));
+    CHECK(replica.lastRunHas(R"("k":"2024-01-01T10:00:00.500000+00:00")"));
+}

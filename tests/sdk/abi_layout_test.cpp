@@ -110,7 +110,8 @@ static_assert(offsetof(TdgColumn, precision) == 24);
 static_assert(offsetof(TdgColumn, scale) == 28);
 static_assert(offsetof(TdgColumn, nullable) == 32);
 static_assert(offsetof(TdgColumn, primary_key) == 33);
-static_assert(offsetof(TdgColumn, reserved_) == 34);
+static_assert(offsetof(TdgColumn, key_support) == 34);
+static_assert(offsetof(TdgColumn, reserved_) == 35);
 static_assert(offsetof(TdgColumn, json_schema) == 40);
 
 // TdgColumnList
@@ -327,6 +328,9 @@ TEST_CASE("the ABI version of this header is 6") {
     CHECK(TDG_ABI_VERSION_5 == 5);
     CHECK(TDG_ABI_VERSION_6 == 6);
     CHECK(TDG_ABI_VERSION == 6);
+    CHECK(TDG_KEY_SUPPORT_UNSTATED == 0);
+    CHECK(TDG_KEY_SUPPORT_YES == 1);
+    CHECK(TDG_KEY_SUPPORT_NO == 2);
     CHECK(TDG_SETTING_STRING == 1);
     CHECK(TDG_SETTING_INTEGER == 2);
     CHECK(TDG_SETTING_NUMBER == 3);

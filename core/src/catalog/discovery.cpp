@@ -14,6 +14,20 @@ std::string columnList(const std::vector<ColumnDescription>& columns) {
     return names;
 }
 
+// A key the journal cannot carry or the driver cannot fetch by would replay wrong rows, or
+// none: refused before any output. A plugin states it per column (ABI 6); an older one's
+// columns are judged by kind.
+void refuseUnkeyable(const ColumnDescription& column, const TableSetting& setting,
+                     const std::string& where) {
+    const bool refused = column.keySupport == TDG_KEY_SUPPORT_NO ||
+                         (column.keySupport == TDG_KEY_SUPPORT_UNSTATED &&
+                          (column.kind == TDG_KIND_JSON || column.kind == TDG_KIND_NULL));
+    if (!refused) return;
+    throw DiscoveryError("table '" + setting.tableName + "': key column '" + column.name +
+                         "' (pk_column in " + where + ") is of type " + column.sqlType +
+                         ", which cannot be a key (its plugin's README lists the key types)");
+}
+
 KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescription>& columns,
                   const std::string& where) {
     KeySpec key;
@@ -25,7 +39,9 @@ KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescripti
                                  " is not a column of table '" + setting.tableName +
                                  "' (its columns: " + columnList(columns) + ")");
         }
-        key.columns.push_back(KeyColumn{column->name, column->kind, holdsUuids(*column)});
+        refuseUnkeyable(*column, setting, where);
+        key.columns.push_back(KeyColumn{column->name, column->kind, holdsUuids(*column),
+                                        column->sqlType, column->scale});
     }
     return key;
 }

@@ -16,6 +16,11 @@ struct KeyColumn {
     TdgValueKind kind = TDG_KIND_TEXT;
     /// uuid text may be journalled in upper case; the database returns it in lower case.
     bool caseInsensitive = false;
+    /// The column's SQL type as the driver spells it, for messages.
+    std::string sqlType;
+    /// DECIMAL: the declared scale; TIME, TIMESTAMP, TIMESTAMPTZ: the fractional-second
+    /// digits (ABI 6); -1 when not declared.
+    int scale = -1;
 };
 
 struct KeySpec {

@@ -3,38 +3,18 @@
 #include <algorithm>
 #include <charconv>
 
+#include "keys/key_text.hpp"
 #include "singer/json_text.hpp"
 
 namespace tapdiffgen::core {
 namespace {
 
-std::string lowered(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-bool isDigits(std::string_view text) {
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-bool isNumeric(TdgValueKind kind) { return kind == TDG_KIND_INT64 || kind == TDG_KIND_DECIMAL; }
-
 std::string cellCanonical(const TdgCell& cell, const KeyColumn& column) {
-    if (cell.kind == TDG_KIND_INT64 || cell.kind == TDG_KIND_BOOL) {
-        std::string out;
-        appendInt64(out, cell.i64);
-        return out;
-    }
-    std::string_view text(cell.data, static_cast<size_t>(cell.size));
-    auto normalized = normalizeKeyText(text, column);
-    return normalized ? *normalized : std::string(text);
+    return canonicalCellText(cell, column);
 }
 
 // The elements of a JSON array of scalars, as texts: strings unescaped, numbers as written.
-// Enough JSON for keys; nested values, null and booleans are not keys.
+// Enough JSON for keys: strings, numbers and booleans; nested values and null are not keys.
 class KeyArrayReader {
 public:
     explicit KeyArrayReader(std::string_view text) : text_(text) {}
@@ -50,8 +30,8 @@ public:
             std::string item;
             if (peek() == '"') {
                 if (!readString(item)) return fail(why, "has an invalid JSON string");
-            } else if (!readNumber(item)) {
-                return fail(why, "may hold only strings and numbers");
+            } else if (!readWord(item) && !readNumber(item)) {
+                return fail(why, "may hold only strings, numbers and booleans");
             }
             items.push_back(std::move(item));
             skipSpace();
@@ -95,6 +75,16 @@ private:
         }
         out.assign(text_.substr(start, at_ - start));
         return !out.empty() && out != "-";
+    }
+    bool readWord(std::string& out) {
+        for (std::string_view word : {"true", "false"}) {
+            if (text_.substr(at_, word.size()) == word) {
+                out.assign(word);
+                at_ += word.size();
+                return true;
+            }
+        }
+        return false;
     }
     bool readHex4(uint32_t& value) {
         if (at_ + 4 > text_.size()) return false;
@@ -169,60 +159,55 @@ void appendCanonicalArray(std::string& out, const std::vector<std::string>& part
     out.push_back('[');
     for (size_t i = 0; i < parts.size(); ++i) {
         if (i > 0) out.push_back(',');
-        appendKeyJson(out, key.columns[i].kind, parts[i]);
+        appendCanonicalJson(out, key.columns[i].kind, parts[i]);
     }
     out.push_back(']');
 }
 
 }  // namespace
 
-std::optional<std::string> normalizeKeyText(std::string_view text, const KeyColumn& column) {
-    const TdgValueKind kind = column.kind;
-    if (isNumeric(kind)) {
-        // A numeric key may have been journalled from a text column: "  42" is row 42.
-        while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-    }
-    if (kind == TDG_KIND_INT64) {
-        int64_t value = 0;
-        auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (result.ec != std::errc() || result.ptr != text.data() + text.size()) {
-            return std::nullopt;
-        }
-        std::string out;
-        appendInt64(out, value);
-        return out;
-    }
-    if (kind == TDG_KIND_DECIMAL) {
-        // Unsigned 64-bit keys arrive as decimal text: compare without leading zeros.
-        if (!isDigits(text)) return std::nullopt;
-        size_t first = text.find_first_not_of('0');
-        return first == std::string_view::npos ? "0" : std::string(text.substr(first));
-    }
-    return column.caseInsensitive ? lowered(text) : std::string(text);
+std::string KeyReadFailure::describe(std::string_view tableId, const KeySpec& key) const {
+    std::string out = "journals key '" + std::string(tableId) + "'";
+    if (column < 0) return out + ", which " + why;
+    const KeyColumn& keyColumn = key.columns[static_cast<size_t>(column)];
+    if (key.composite()) out += " whose value '" + value + "'";
+    out += " for column '" + keyColumn.name + "' (" +
+           (keyColumn.sqlType.empty() ? std::string("its type") : keyColumn.sqlType) + "), which ";
+    out += fault == KeyTextFault::CannotHold ? "that column cannot hold"
+                                             : "is not a value of that type";
+    return out;
 }
 
-std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key, std::string& why) {
+std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key,
+                                   KeyReadFailure& failure) {
+    KeyTextFault fault = KeyTextFault::Unreadable;
     if (!key.composite()) {
-        auto canonical = normalizeKeyText(tableId, key.columns[0]);
+        auto canonical = canonicalKeyText(tableId, key.columns[0], &fault);
         if (!canonical) {
-            why = "is not a valid key value";
+            failure = KeyReadFailure{0, fault, std::string(tableId), {}};
             return std::nullopt;
         }
         return RowKey(std::move(*canonical));
     }
+    std::string why;
     auto items = KeyArrayReader(tableId).read(why);
-    if (!items) return std::nullopt;
+    if (!items) {
+        failure = KeyReadFailure{-1, KeyTextFault::Unreadable, {}, why};
+        return std::nullopt;
+    }
     if (items->size() != key.columns.size()) {
-        why = "has " + std::to_string(items->size()) + " values, the key has " +
-              std::to_string(key.columns.size()) + " columns";
+        failure = KeyReadFailure{-1,
+                                 KeyTextFault::Unreadable,
+                                 {},
+                                 "has " + std::to_string(items->size()) + " values, the key has " +
+                                     std::to_string(key.columns.size()) + " columns"};
         return std::nullopt;
     }
     std::vector<std::string> columns;
     for (size_t i = 0; i < items->size(); ++i) {
-        auto part = normalizeKeyText((*items)[i], key.columns[i]);
+        auto part = canonicalKeyText((*items)[i], key.columns[i], &fault);
         if (!part) {
-            why = "has a value that column '" + key.columns[i].name + "' cannot hold";
+            failure = KeyReadFailure{static_cast<int>(i), fault, (*items)[i], {}};
             return std::nullopt;
         }
         columns.push_back(std::move(*part));
@@ -243,14 +228,6 @@ std::string canonicalKeyOfRow(const TdgCell* cells, const std::vector<size_t>& k
     std::string out;
     appendCanonicalArray(out, parts, key);
     return out;
-}
-
-void appendKeyJson(std::string& out, TdgValueKind kind, std::string_view canonicalValue) {
-    if (isNumeric(kind)) {
-        out += canonicalValue;
-    } else {
-        appendJsonString(out, canonicalValue);
-    }
 }
 
 }  // namespace tapdiffgen::core

@@ -2,9 +2,9 @@
 // "[1001, \"A-7\"]") and the key the re-pull returns (7, "abc-uuid", the cells 1001 and "A-7")
 // are recognised as the same row.
 //
-// A one-column key's canonical form is its value's text (digits without leading zeros for
-// numbers, lower case for uuid). A composite key's is the JSON array of its columns' canonical
-// values in key order, numbers bare and other values as JSON strings: `[1001,"A-7"]`.
+// A one-column key's canonical form is its value's canonical text (keys/key_text.hpp,
+// dialect_abi.h "Key texts"). A composite key's is the JSON array of its columns' canonical
+// values in key order, numbers and booleans bare, other values JSON strings: `[1001,"A-7"]`.
 #pragma once
 
 #include <optional>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "keys/key_spec.hpp"
+#include "keys/key_text.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core {
@@ -41,18 +42,28 @@ private:
     std::vector<std::string> columns_;
 };
 
-/// Reads a diffgen table_id as a key of `key`; nullopt with *why set when it cannot be one.
-std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key, std::string& why);
+/// Why a diffgen table_id is not a key of its stream.
+struct KeyReadFailure {
+    /// The key column whose value is wrong, or -1 when the text is no key at all (a composite
+    /// key that is not a JSON array of as many values as columns).
+    int column = -1;
+    KeyTextFault fault = KeyTextFault::Unreadable;
+    /// That column's value as journalled.
+    std::string value;
+    /// For column -1: what is wrong with the text.
+    std::string why;
 
-/// Canonical form of one column's value given as text; nullopt when the text cannot be a value
-/// of that column.
-std::optional<std::string> normalizeKeyText(std::string_view text, const KeyColumn& column);
+    /// "journals key '12.3456' for column 'code' (numeric(12,3)), which that column cannot
+    /// hold".
+    std::string describe(std::string_view tableId, const KeySpec& key) const;
+};
+
+/// Reads a diffgen table_id as a key of `key`; nullopt with *failure set when it cannot be one.
+std::optional<RowKey> parseTableId(std::string_view tableId, const KeySpec& key,
+                                   KeyReadFailure& failure);
 
 /// The canonical key of a re-pulled row: the cells of the key columns, in key order.
 std::string canonicalKeyOfRow(const TdgCell* cells, const std::vector<size_t>& keyPositions,
                               const KeySpec& key);
-
-/// Writes one column's canonical value as the JSON value the column's kind calls for.
-void appendKeyJson(std::string& out, TdgValueKind kind, std::string_view canonicalValue);
 
 }  // namespace tapdiffgen::core

@@ -142,15 +142,23 @@ std::string DialectConnection::serverVersion() {
 
 namespace {
 
-// Takes the list's columns and releases it.
-std::vector<ColumnDescription> columnsOf(TdgColumnList& list) {
+bool isClockKind(TdgValueKind kind) {
+    return kind == TDG_KIND_TIME || kind == TDG_KIND_TIMESTAMP || kind == TDG_KIND_TIMESTAMPTZ;
+}
+
+// Takes the list's columns and releases it. key_support, and the scale of times, are read
+// from a plugin of revision 6 only: before, the byte was reserved and the scale undefined.
+std::vector<ColumnDescription> columnsOf(TdgColumnList& list, int32_t abiVersion) {
+    const bool revision6 = abiVersion >= TDG_ABI_VERSION_6;
     std::vector<ColumnDescription> columns;
     columns.reserve(static_cast<size_t>(list.num_columns));
     for (int32_t i = 0; i < list.num_columns; ++i) {
         const TdgColumn& c = list.columns[i];
+        const int scale = revision6 || !isClockKind(c.value_kind) ? c.scale : -1;
         columns.push_back({c.name ? c.name : "", c.ordinal, c.value_kind,
-                           c.sql_type ? c.sql_type : "", c.precision, c.scale, c.nullable != 0,
-                           c.primary_key != 0, c.json_schema ? c.json_schema : "{}"});
+                           c.sql_type ? c.sql_type : "", c.precision, scale, c.nullable != 0,
+                           c.primary_key != 0, c.json_schema ? c.json_schema : "{}",
+                           revision6 ? c.key_support : TDG_KEY_SUPPORT_UNSTATED});
     }
     if (list.release != nullptr) list.release(&list);
     return columns;
@@ -164,7 +172,7 @@ std::vector<ColumnDescription> DialectConnection::describeTable(const TableRef& 
     ErrorGuard guard;
     check(plugin_->driver().describe_table(connection_, &ref, &list, &guard.error), guard.error,
           "describe_table");
-    return columnsOf(list);
+    return columnsOf(list, plugin_->driver().abi_version);
 }
 
 std::vector<std::vector<ColumnDescription>> DialectConnection::describeTables(
@@ -182,7 +190,7 @@ std::vector<std::vector<ColumnDescription>> DialectConnection::describeTables(
                                             static_cast<int64_t>(refs.size()), lists.data(),
                                             &guard.error),
           guard.error, "describe_tables");
-    for (auto& list : lists) described.push_back(columnsOf(list));
+    for (auto& list : lists) described.push_back(columnsOf(list, plugin_->driver().abi_version));
     return described;
 }
 

@@ -51,6 +51,8 @@ struct ColumnDescription {
     bool nullable = true;
     bool primaryKey = false;
     std::string jsonSchema;
+    /// TDG_KEY_SUPPORT_*: whether the driver can fetch rows by this column's values.
+    uint8_t keySupport = TDG_KEY_SUPPORT_UNSTATED;
 };
 
 /// Owns one TdgEventPage.

@@ -72,7 +72,10 @@ extern "C" {
  *      reads its table one bounded chunk at a time between pages of the log, resumes after
  *      the last chunk it wrote, and reports its progress against the table's size;
  *      TDG_TABLE_CHANGED, a row read's way to say the table changed under its request.
- *   6  TdgJournalBounds' prune record (has_prune_record, highest_pruned_id): the highest id a
+ *   6  one canonical key text per value kind (see "Key texts" below), for what a trigger
+ *      journals and what the host sends to fetch; TdgColumn.key_support (which columns can be
+ *      a key) and TdgColumn.scale of TIME, TIMESTAMP and TIMESTAMPTZ (fractional digits);
+ *      TdgJournalBounds' prune record (has_prune_record, highest_pruned_id): the highest id a
  *      retention job deleted, so that ids rolled back after a prune are no longer taken for
  *      pruned events; TdgJournalTrigger's key_columns: the columns a trigger journals into
  *      table_id, which the engine compares with the configured key.
@@ -276,6 +279,35 @@ typedef int32_t TdgValueKind;
 #define TDG_KIND_TIMESTAMP 9
 #define TDG_KIND_TIMESTAMPTZ 10
 
+/**
+ * Key texts (since 6). A key value crosses the boundary as text twice: the journal's triggers
+ * write it into diffgen.table_id (TdgEvent.table_id), and the host sends it back to fetch the
+ * row (TdgFetchRequest.keys). Both use one canonical text per kind of the key column:
+ *  INT64        decimal digits, '-' for a negative value, no leading zeros: "-42".
+ *  DECIMAL      "[-]digits[.digits]" with exactly the column's declared scale ("-1.500" for
+ *               numeric(12,3), "7" for scale 0); for a column without a declared scale, no
+ *               trailing fraction zeros ("2.5", "10"); unsigned 64-bit integers and MySQL's
+ *               BIT(64) as their digits. Zero has no sign. No exponent.
+ *  BOOL         "true" or "false".
+ *  TEXT         the value exactly (char(n) as the trigger's column gives it); a uuid in lower
+ *               case. A column the host compares case-insensitively (uuid) is matched folded.
+ *  BYTES        lowercase hex of the bytes, no prefix: "00ff10".
+ *  DATE         "YYYY-MM-DD".
+ *  TIME         "HH:MM:SS.ffffff": always six fraction digits; a MySQL duration "[-]HHH:..."
+ *               with as many hour digits as it needs (at least two).
+ *  TIMESTAMP    "YYYY-MM-DDTHH:MM:SS.ffffff": always six fraction digits, no offset.
+ *  TIMESTAMPTZ  the UTC instant, "YYYY-MM-DDTHH:MM:SS.ffffff+00:00".
+ *  JSON         cannot be a key.
+ * A composite key (more than one key column) is the JSON array of its columns' texts in key
+ * order, INT64, DECIMAL and BOOL bare, every other kind a JSON string: [1001, "A-7", true].
+ * The host reads leniently what older triggers journalled (a space for the T, fewer fraction
+ * digits, an offset, "\x"-prefixed hex, "t"/"f"), but a value the column cannot hold (a digit
+ * past the scale, a fraction finer than the column's fractional digits, an offset on a
+ * TIMESTAMP) or a text of no value of the kind stops that table's stream with an error naming
+ * the diffgen id, the column, its type and the text: never a tombstone. A plugin binds a key
+ * text typed, as its column's type reads it (a bytea from hex, a datetime from its fields).
+ */
+
 /** One value. 32 bytes on every 64-bit platform. */
 typedef struct TdgCell {
     TdgValueKind kind;
@@ -370,18 +402,33 @@ typedef struct TdgColumn {
     TdgValueKind value_kind;
     /** The full SQL type as the database spells it: "numeric(12,4)", "tinyint(1)". */
     const char* sql_type;
-    /** Numeric precision and scale; -1 when not applicable or unbounded. */
+    /** Numeric precision and scale; -1 when not applicable or unbounded. Since 6 also, for a
+     *  TIME, TIMESTAMP or TIMESTAMPTZ column, its fractional-second digits (0 to 6; -1 when
+     *  not declared): a key text with a finer fraction is one the column cannot hold. A host
+     *  ignores the scale of those kinds from a plugin of an older revision. */
     int32_t precision;
     int32_t scale;
     uint8_t nullable;
     uint8_t primary_key;
-    uint8_t reserved_[6];
+    /** [out] TDG_KEY_SUPPORT_*: whether a key (pk_column) may name this column: whether the
+     *  plugin can fetch rows by its canonical key text and the shipped triggers journal it so.
+     *  The host refuses a key column of TDG_KEY_SUPPORT_NO at start-up, before any output,
+     *  naming the table, the column and its type. Since 6; a host reads it only from a plugin
+     *  that speaks revision 6, and judges an older plugin's columns by their kind (JSON
+     *  cannot be a key). */
+    uint8_t key_support;
+    uint8_t reserved_[5];
     /**
      * The column's JSON Schema as a JSON object text, without nullability (the engine adds
      * "null" to the type of every non-key column), e.g. {"type":"number","multipleOf":0.0001}.
      */
     const char* json_schema;
 } TdgColumn;
+
+/** Values of TdgColumn.key_support. Since 6. */
+#define TDG_KEY_SUPPORT_UNSTATED 0
+#define TDG_KEY_SUPPORT_YES 1
+#define TDG_KEY_SUPPORT_NO 2
 
 /** The columns of one table, in ordinal order. */
 typedef struct TdgColumnList {
@@ -411,7 +458,8 @@ typedef struct TdgEvent {
     uint8_t reserved_[6];
     /** diffgen.tablename exactly as stored. */
     const char* table_name;
-    /** diffgen.table_id as text (an integer key is its decimal digits). */
+    /** diffgen.table_id as text: the key's canonical text (see "Key texts"; an integer key is
+     *  its decimal digits), or what an older trigger journalled. */
     const char* table_id;
     uint64_t table_id_size;
     /** diffgen.ts_created as TIMESTAMPTZ text ("...+00:00"); NULL when NULL. */
@@ -697,7 +745,8 @@ typedef struct TdgFetchRequest {
     /** [in] The first key column (exact name); for a one-column key, the key. Since 1. */
     const char* key_column;
     /**
-     * [in] The keys, as text (decimal digits for integer keys); the plugin binds them typed.
+     * [in] The keys, each column's value its canonical key text (see "Key texts": decimal
+     * digits for integer keys, lowercase hex for bytes); the plugin binds them typed.
      * num_keys keys; with num_key_columns k > 1 each key is k texts in key column order, so
      * keys and key_sizes hold num_keys * k entries, key i's column c at i * k + c. Since 1.
      */

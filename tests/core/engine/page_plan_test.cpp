@@ -189,3 +189,23 @@ TEST_CASE("a bad event is thrown, or skipped without replacing the row's earlier
     CHECK(idsOf(plan.streams()[0].events) == std::vector<int64_t>{1});
     CHECK(plan.eventsSkipped() == 2);
 }
+
+TEST_CASE("a key its column cannot hold stops that stream alone, before the event") {
+    TestPage page({{1, "a", "1", 'i'},
+                   {2, "b", "5", 'u'},
+                   {3, "a", "1.5", 'u'},
+                   {4, "a", "2", 'd'},
+                   {5, "b", "6", 'i'}});
+    PageStreams streams;
+    streams.add("a", {integerKey(), false, "alpha"});
+    streams.add("b", {integerKey(), false, "beta"});
+    const PagePlan plan(page.page(), streams, readingAll(2));
+    CHECK(idsOf(plan.streams()[0].events) == std::vector<int64_t>{1});
+    CHECK(idsOf(plan.streams()[1].events) == std::vector<int64_t>{2, 5});
+    REQUIRE(plan.stops()[0].has_value());
+    CHECK_FALSE(plan.stops()[1].has_value());
+    CHECK(plan.stops()[0]->eventId == 3);
+    CHECK(plan.stops()[0]->message ==
+          "stream 'alpha': diffgen id 3 journals key '1.5' for column 'id' (its type), which is "
+          "not a value of that type");
+}

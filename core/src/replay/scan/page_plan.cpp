@@ -41,7 +41,7 @@ void StreamPlan::indexEvents() {
 // is: a later event of the same row marks the earlier one superseded. What is left is the
 // latest event per row, already in log order.
 PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Options& options)
-    : plans_(streams.size()) {
+    : plans_(streams.size()), stops_(streams.size()) {
     std::vector<std::vector<DrivingEvent>> events(streams.size());
     std::vector<KeyIndex> latest(streams.size());
     for (size_t stream = 0; stream < streams.size(); ++stream) {
@@ -54,12 +54,13 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
             streams.streamOf(std::string_view(event.table_name != nullptr ? event.table_name : ""));
         if (!found || !options.readFor.contains(*found)) continue;
         const size_t stream = *found;
+        if (stops_[stream]) continue;
         if (options.late && std::binary_search(options.late->seenIds.get().begin(),
                                                options.late->seenIds.get().end(), event.id)) {
             continue;
         }
         ++considered_;
-        std::optional<RowKey> key = keyOf(event, *streams.rule(stream).key, options);
+        std::optional<RowKey> key = keyOf(event, streams.rule(stream), stream, options);
         if (!key) continue;
         std::vector<DrivingEvent>& kept = events[stream];
         kept.push_back(DrivingEvent{event.id, event.op, std::move(*key),
@@ -74,8 +75,8 @@ PagePlan::PagePlan(const EventPage& page, const PageStreams& streams, const Opti
     }
 }
 
-std::optional<RowKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& keySpec,
-                                      const Options& options) {
+std::optional<RowKey> PagePlan::keyOf(const TdgEvent& event, const StreamKeyRule& rule,
+                                      size_t stream, const Options& options) {
     auto reject = [&](const std::string& why) {
         std::string message = "diffgen id " + std::to_string(event.id) + " (table '" +
                               event.table_name + "'): " + why;
@@ -92,10 +93,20 @@ std::optional<RowKey> PagePlan::keyOf(const TdgEvent& event, const KeySpec& keyS
         return std::nullopt;
     }
     std::string_view rawKey(event.table_id, static_cast<size_t>(event.table_id_size));
-    std::string why;
-    std::optional<RowKey> key = parseTableId(rawKey, keySpec, why);
-    if (!key) reject("table_id '" + std::string(rawKey) + "' " + why);
-    return key;
+    KeyReadFailure failure;
+    std::optional<RowKey> key = parseTableId(rawKey, *rule.key, failure);
+    if (key) return key;
+    // A key that cannot be read is never taken for a deleted row: its stream stops before it,
+    // the others go on.
+    std::string message = "stream '" + rule.streamName + "': diffgen id " +
+                          std::to_string(event.id) + " " + failure.describe(rawKey, *rule.key);
+    if (options.skipBadEvents) {
+        log::warning(message + "; skipped because on_bad_event is 'skip'");
+        ++skipped_;
+    } else {
+        stops_[stream] = StreamStop{event.id, std::move(message)};
+    }
+    return std::nullopt;
 }
 
 void PagePlan::keepLatest(std::vector<DrivingEvent>& events, bool tombstonesOnly,

@@ -20,7 +20,8 @@
 
 namespace tapdiffgen::core {
 
-/// A diffgen row that cannot be replayed (unknown op, NULL or unparsable table_id).
+/// A diffgen row that cannot be replayed (unknown op, NULL table_id; an unreadable key, at the
+/// end of the run whose stream it stopped).
 class BadEventError : public std::runtime_error {
 public:
     BadEventError(int64_t id, const std::string& message) : std::runtime_error(message), id_(id) {}
@@ -51,6 +52,16 @@ struct StreamKeyRule {
     std::shared_ptr<const KeySpec> key;
     /// Only deletions count (mode tombstones_only): a row's latest insert or update is dropped.
     bool tombstonesOnly = false;
+    /// The stream's name, for messages.
+    std::string streamName;
+};
+
+/// Where a stream's replay has to stop: the first event of the page whose key the stream
+/// cannot read. Its earlier events are planned; it and every later one are not.
+struct StreamStop {
+    int64_t eventId = 0;
+    /// One line naming the stream, the id, the column, its type and the journalled text.
+    std::string message;
 };
 
 /// The latest event of every row a page touched, in log order. Each one is a claim about the
@@ -111,18 +122,21 @@ public:
 
     /// Plans indexed by stream; empty for streams with no event in the page.
     const std::vector<StreamPlan>& streams() const { return plans_; }
+    /// Per stream: where it stops, for a key it cannot read (with on_bad_event 'fail').
+    const std::vector<std::optional<StreamStop>>& stops() const { return stops_; }
     size_t eventsConsidered() const { return considered_; }
     size_t eventsSkipped() const { return skipped_; }
 
 private:
     /// The key `event` drives, or nullopt for a bad event (thrown, or counted as skipped).
-    std::optional<RowKey> keyOf(const TdgEvent& event, const KeySpec& keySpec,
+    std::optional<RowKey> keyOf(const TdgEvent& event, const StreamKeyRule& rule, size_t stream,
                                 const Options& options);
     /// Moves a stream's events that are not superseded into `plan`.
     static void keepLatest(std::vector<DrivingEvent>& events, bool tombstonesOnly,
                            StreamPlan& plan);
 
     std::vector<StreamPlan> plans_;
+    std::vector<std::optional<StreamStop>> stops_;
     size_t considered_ = 0;
     size_t skipped_ = 0;
 };

@@ -199,6 +199,7 @@ bool Replayer::readNextPage() {
         if (!again.empty()) active = withoutStreams(active, again);
     }
     const PagePlan plan = planOf(read, active);
+    const StreamSet stopping = stopStreams(plan, active);
     if (full) {
         pageSizer_.noteFullPage();
         const int64_t next = pageSizer_.limit(active.size());
@@ -218,7 +219,9 @@ bool Replayer::readNextPage() {
     emitPlan(plan, active);
     takeSignals(snapshotSignals(page, streams_, active));
     settleRange(lowest, readThrough, lastId, page, active);
-    for (size_t i : active.indices()) streams_[i].cursor = readThrough;
+    for (size_t i : active.indices()) {
+        if (!stopping.contains(i)) streams_[i].cursor = readThrough;
+    }
     return full || upTo != INT64_MAX;
 }
 
@@ -247,6 +250,27 @@ PagePlan Replayer::planPage(const EventPage& page, const StreamSet& streams,
     if (late) run_.ledger.lateEvents += plan.eventsConsidered();
     run_.ledger.skippedEvents += plan.eventsSkipped();
     return plan;
+}
+
+// A stream whose key cannot be read stops before that event, alone: it leaves the scan, its
+// cursor (and with it the bookmark) stays before the event, and the run ends non-zero once the
+// other streams are done. Returns the streams stopped by this plan.
+StreamSet Replayer::stopStreams(const PagePlan& plan, const StreamSet& streams) {
+    StreamSet stopping(streams_.size());
+    for (size_t i : streams.indices()) {
+        const std::optional<StreamStop>& stop = plan.stops()[i];
+        if (!stop) continue;
+        StreamRuntime& stream = streams_[i];
+        stream.replaying = false;
+        stream.stopped = true;
+        // Its events before this one are emitted with the plan, which a range read again late
+        // only holds past the stream's bookmark.
+        stream.cursor = stop->eventId - 1;
+        stopping.add(i);
+        log::error(stop->message + "; this stream stops before it, the others go on");
+        run_.ledger.stoppedStreams.push_back(stop->message);
+    }
+    return stopping;
 }
 
 void Replayer::emitPlan(const PagePlan& plan, const StreamSet& streams) {
@@ -294,7 +318,9 @@ void Replayer::emitLateEvents(const PendingRange& range) {
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
             ++run_.ledger.diffgenQueries;
             if (page.empty()) break;
-            emitPlan(planPage(page, range.streams, LateRead{range.seenIds}), range.streams);
+            const PagePlan plan = planPage(page, range.streams, LateRead{range.seenIds});
+            stopStreams(plan, range.streams);
+            emitPlan(plan, range.streams);
             takeSignals(snapshotSignals(page, streams_, range.streams, range.seenIds));
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
@@ -316,7 +342,7 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
 void Replayer::writeState() {
     for (size_t i = 0; i < streams_.size(); ++i) {
         const StreamRuntime& stream = streams_[i];
-        if (!stream.replaying) continue;
+        if (!stream.replaying && !stream.stopped) continue;
         int64_t safe = stream.cursor;
         if (auto held = horizon_.holdFor(i)) safe = std::min(safe, *held);
         // A bookmark never moves backwards: an older run already proved everything below it.

@@ -87,6 +87,7 @@ private:
     PagePlan planPage(const EventPage& page, const StreamSet& streams,
                       std::optional<LateRead> late = std::nullopt);
     /// Emits a planned page's records for `streams`.
+    StreamSet stopStreams(const PagePlan& plan, const StreamSet& streams);
     void emitPlan(const PagePlan& plan, const StreamSet& streams);
     void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
                      const StreamSet& active);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tapdiffgen::core {
@@ -24,6 +25,8 @@ public:
     uint64_t lateEvents = 0;
     /// Bad events passed over under on_bad_event: skip (each also warned about).
     uint64_t skippedEvents = 0;
+    /// One line per stream stopped at a key it cannot read: the run ends non-zero with them.
+    std::vector<std::string> stoppedStreams;
     /// Re-pull shares read on another session, and shares whose session failed.
     uint64_t sharesElsewhere = 0;
     uint64_t sharesTakenBack = 0;

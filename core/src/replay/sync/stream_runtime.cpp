@@ -29,6 +29,7 @@ std::vector<maps::OutputName> StreamOutputs::assign(
     stream.renderer = std::move(renderer);
     stream.keyRule.key = std::shared_ptr<const KeySpec>(definition, &definition->key);
     stream.keyRule.tombstonesOnly = definition->mode == StreamMode::TombstonesOnly;
+    stream.keyRule.streamName = definition->name;
     stream.definition = std::move(definition);
     return names;
 }

@@ -36,6 +36,9 @@ struct StreamRuntime {
     /// Whether the stream takes part in the log scan (false while it awaits its snapshot, and
     /// for the rest of a run that had to postpone it).
     bool replaying = true;
+    /// Stopped for the rest of the run before an event whose key it cannot read: its cursor
+    /// stays before that event, and its bookmark with it.
+    bool stopped = false;
     /// Its table is to be read before it replays: no bookmark, and start_from says so.
     bool awaitsSnapshot = false;
 };

@@ -80,6 +80,15 @@ void SyncCoordinator::run(std::unique_ptr<DialectConnection> connection) {
     installStopHandlers();
     runPhases(connection);
     report();
+    // The other streams ran to their end and the final STATE is written; the run fails.
+    if (!ledger_.stoppedStreams.empty()) {
+        std::string message = ledger_.stoppedStreams.front();
+        if (ledger_.stoppedStreams.size() > 1) {
+            message += " (and " + std::to_string(ledger_.stoppedStreams.size() - 1) +
+                       " more stopped streams, logged above)";
+        }
+        throw BadEventError(0, message);
+    }
 }
 
 void SyncCoordinator::writeSchemas() {

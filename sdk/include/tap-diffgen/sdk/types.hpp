@@ -64,6 +64,8 @@ struct ColumnInfo {
     bool nullable = true;
     bool primaryKey = false;
     std::string jsonSchema;
+    /// TDG_KEY_SUPPORT_*: whether a key may name the column (ABI 6; see TdgColumn).
+    uint8_t keySupport = TDG_KEY_SUPPORT_UNSTATED;
 };
 
 /// See TdgPageRequest.
