@@ -433,9 +433,10 @@ std::string expectedText(const testing::ExactJson& value, TdgValueKind kind) {
         default:
             break;
     }
-    throw std::invalid_argument("expected.json: a value must be null, a boolean, a number, a "
-                                "string or {\"repeat\": text, \"times\": n}, not " +
-                                value.canonical());
+    throw std::invalid_argument(
+        "expected.json: a value must be null, a boolean, a number, a "
+        "string or {\"repeat\": text, \"times\": n}, not " +
+        value.canonical());
 }
 
 }  // namespace tapdiffgen::conformance

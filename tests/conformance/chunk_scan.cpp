@@ -98,8 +98,8 @@ std::optional<ChunkedRows> scanInChunks(core::DialectConnection& connection,
 
 void requireChunkedRows(const std::string& table, int64_t maxRows,
                         const std::vector<RowText>& expected, const ChunkedRows& actual) {
-    requireSameRows("scan_chunk of '" + table + "' in chunks of " + std::to_string(maxRows) +
-                        " (" + std::to_string(actual.chunks) + " chunks)",
+    requireSameRows("scan_chunk of '" + table + "' in chunks of " + std::to_string(maxRows) + " (" +
+                        std::to_string(actual.chunks) + " chunks)",
                     expected, actual.rows);
 }
 

@@ -65,10 +65,12 @@ std::string checkDescribeTables(const LiveContext& context, const CaseFiles& fil
             require(fresh != before, "expected.json: the alteration '" + what +
                                          "' changed nothing describe_table reports");
             const std::string cached = describedText(connection->describeTables({table}).at(0));
-            require(cached == fresh, "after " + what + ", describe_tables on a connection opened "
-                                     "before gave [" + cached + "], the table now has [" + fresh +
-                                     "]: the plugin answers a description it cached, so its "
-                                     "check for a changed table misses this change");
+            require(cached == fresh, "after " + what +
+                                         ", describe_tables on a connection opened "
+                                         "before gave [" +
+                                         cached + "], the table now has [" + fresh +
+                                         "]: the plugin answers a description it cached, so its "
+                                         "check for a changed table misses this change");
             before = fresh;
             ++count;
         }

@@ -158,8 +158,9 @@ std::string checkEstimate(const LiveContext& context, const core::TableRef& tabl
                            "', which holds " + std::to_string(rowCount) +
                            " rows and was analysed: a non-empty analysed table has an estimate");
     require(rows * 2 >= rowCount && rows <= rowCount * 2,
-            "estimate_rows gave " + std::to_string(rows) + " for '" + table.name + "', which holds " +
-                std::to_string(rowCount) + " rows (analysed): more than a factor of 2 off");
+            "estimate_rows gave " + std::to_string(rows) + " for '" + table.name +
+                "', which holds " + std::to_string(rowCount) +
+                " rows (analysed): more than a factor of 2 off");
     return "estimate_rows " + std::to_string(rows);
 }
 
@@ -203,8 +204,8 @@ std::string checkKeyset(const LiveContext& context, const CaseFiles& files) {
         std::string many =
             checkFetchRowsMany(context, *connection, target.table, target.key, planned, 0);
         return std::to_string(count) + " rows scanned twice and fetched by key, " +
-               (chunks.empty() ? "no scan_chunk" : "in " + chunks + " chunks") + ", " +
-               estimate + (many.empty() ? "" : ", " + many);
+               (chunks.empty() ? "no scan_chunk" : "in " + chunks + " chunks") + ", " + estimate +
+               (many.empty() ? "" : ", " + many);
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));
     }

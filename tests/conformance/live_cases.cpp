@@ -25,6 +25,8 @@ Check checkFor(const std::string& kind) {
         {"wait-for-change", &checkWaitForChange},
         {"journal-bounds", &checkJournalBounds},
         {"describe-tables", &checkDescribeTables},
+        {"inspect-journal", &checkInspectJournal},
+        {"lost-connection", &checkLostConnection},
     };
     auto found = checks.find(kind);
     if (found == checks.end()) throw CaseFailure("unknown check '" + kind + "' in expected.json");

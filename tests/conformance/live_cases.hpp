@@ -14,6 +14,8 @@
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 //   "journal-bounds" journal_bounds against logs the case filled, pruned and emptied
 //   "describe-tables" describe_tables on one connection sees each alteration of a table
+//   "inspect-journal" inspect_journal against triggers, foreign keys and a log the case made
+//   "lost-connection" a session the server ends mid-statement fails the call with IO, retryable
 #pragma once
 
 #include <filesystem>
@@ -53,5 +55,7 @@ std::string checkHorizon(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 std::string checkJournalBounds(const LiveContext& context, const CaseFiles& files);
 std::string checkDescribeTables(const LiveContext& context, const CaseFiles& files);
+std::string checkInspectJournal(const LiveContext& context, const CaseFiles& files);
+std::string checkLostConnection(const LiveContext& context, const CaseFiles& files);
 
 }  // namespace tapdiffgen::conformance

@@ -19,8 +19,8 @@ RecordCheck::RecordCheck(std::vector<std::string> names, const std::vector<std::
         try {
             schemas_.push_back(testing::ExactJson::parse(schemaTexts_.back()));
         } catch (const std::invalid_argument& failure) {
-            throw CaseFailure("column '" + names_[c] + "' has a json_schema that is not JSON: " +
-                              failure.what());
+            throw CaseFailure("column '" + names_[c] +
+                              "' has a json_schema that is not JSON: " + failure.what());
         }
     }
 }
@@ -30,7 +30,8 @@ void RecordCheck::check(const TdgRowBatch& batch) const {
     for (int64_t r = 0; r < batch.num_rows; ++r) {
         for (size_t c = 0; c < schemas_.size(); ++c) {
             json.clear();
-            core::appendCellJson(json, batch.cells[r * batch.num_columns + static_cast<int64_t>(c)]);
+            core::appendCellJson(json,
+                                 batch.cells[r * batch.num_columns + static_cast<int64_t>(c)]);
             std::vector<std::string> problems;
             try {
                 problems = testing::schemaViolations(schemas_[c], testing::ExactJson::parse(json),
@@ -38,9 +39,12 @@ void RecordCheck::check(const TdgRowBatch& batch) const {
             } catch (const std::invalid_argument& failure) {
                 problems.push_back("column '" + names_[c] + "': " + failure.what());
             }
-            require(problems.empty(), problems.empty() ? "" : problems.front() +
-                                          ", so a strict Draft 7 target refuses the record (its "
-                                          "SCHEMA: " + schemaTexts_[c] + ")");
+            require(problems.empty(),
+                    problems.empty() ? ""
+                                     : problems.front() +
+                                           ", so a strict Draft 7 target refuses the record (its "
+                                           "SCHEMA: " +
+                                           schemaTexts_[c] + ")");
         }
     }
 }

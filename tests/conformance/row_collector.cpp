@@ -57,8 +57,7 @@ std::string firstDifference(const RowText& expected, const RowText& actual) {
         if (expected[c] == actual[c]) continue;
         if (expected[c].size() <= kLongestShown && actual[c].size() <= kLongestShown) return "";
         size_t at = 0;
-        while (at < expected[c].size() && at < actual[c].size() &&
-               expected[c][at] == actual[c][at])
+        while (at < expected[c].size() && at < actual[c].size() && expected[c][at] == actual[c][at])
             ++at;
         return "; value " + std::to_string(c + 1) + " differs at character " +
                std::to_string(at + 1) + " (" + std::to_string(expected[c].size()) +
@@ -102,13 +101,12 @@ void requireSameRows(const std::string& what, const std::vector<RowText>& expect
     // other row's mismatch.
     if (auto repeated = firstRepeated(expected, actual)) {
         const auto& [row, times, wanted] = *repeated;
-        throw CaseFailure(what + ": the row " + rowDisplay(row) + " came " +
-                          std::to_string(times) + " times, expected " +
-                          (wanted == 0 ? "never" : std::to_string(wanted) + " time(s)") +
-                          " (" + std::to_string(actual.size()) + " rows, " +
-                          std::to_string(expected.size()) +
-                          " expected): a page or chunk that starts at its bound's row again "
-                          "(after a key means strictly after it), or one key read twice");
+        throw CaseFailure(
+            what + ": the row " + rowDisplay(row) + " came " + std::to_string(times) +
+            " times, expected " + (wanted == 0 ? "never" : std::to_string(wanted) + " time(s)") +
+            " (" + std::to_string(actual.size()) + " rows, " + std::to_string(expected.size()) +
+            " expected): a page or chunk that starts at its bound's row again "
+            "(after a key means strictly after it), or one key read twice");
     }
     for (size_t i = 0; i < std::min(expected.size(), actual.size()); ++i) {
         if (expected[i] != actual[i]) {

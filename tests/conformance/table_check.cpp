@@ -126,11 +126,11 @@ std::vector<RowText> fetch(core::DialectConnection& connection, const core::Tabl
                            const std::vector<std::string>& keys, int64_t batchRows) {
     RowCollector collector(columns.names, columns.kinds);
     RecordCheck records(columns.names, columns.schemas, key.names());
-    core::FetchSpec spec{&table, &columns.names, &columns.kinds, &key, keys,
-                         [&](const TdgRowBatch& batch) {
-                             collector.add(batch);
-                             records.check(batch);
-                         }};
+    core::FetchSpec spec{
+        &table, &columns.names, &columns.kinds, &key, keys, [&](const TdgRowBatch& batch) {
+            collector.add(batch);
+            records.check(batch);
+        }};
     connection.fetchRows(spec, batchRows);
     return collector.sortedRows();
 }
@@ -198,7 +198,8 @@ void checkMultipleOf(const std::vector<ColumnDescription>& described,
         if (!allowed) continue;
         const std::string uncheckable =
             " digits, beyond the 28 of Python's default decimal context: a consumer checking the "
-            "multipleOf of schema " + described[c].jsonSchema +
+            "multipleOf of schema " +
+            described[c].jsonSchema +
             " raises DivisionImpossible (emit multipleOf only up to 28 digits, "
             "sdk::jsonSchemaForDecimal)";
         require(described[c].precision <= kConsumerDigits,

@@ -1,9 +1,9 @@
 // A strict validator of the JSON Schema subset tap-diffgen's SCHEMA messages use, so that tests
 // assert what a validating target would: type, format (date, date-time, time, uuid),
 // multipleOf, maxLength, items, anyOf, required, properties, and contentEncoding, title,
-// description and $comment (annotations, not checked). A keyword outside the subset is itself a violation: a schema the tap starts to write
-// in another shape cannot pass unchecked. Numbers are judged as written (ExactJson), so
-// multipleOf 0.00000001 decides exactly for 38 digits.
+// description and $comment (annotations, not checked). A keyword outside the subset is itself a
+// violation: a schema the tap starts to write in another shape cannot pass unchecked. Numbers are
+// judged as written (ExactJson), so multipleOf 0.00000001 decides exactly for 38 digits.
 //
 // Formats follow RFC 3339 (JSON Schema's reference for them), stricter where the tap never
 // writes the looser form:

@@ -41,7 +41,9 @@ case $dialect in
         expect infinity-as-date 1 \
             'FAIL live/edge-values: scan_table: expected row [1, "infinity", null, null, null' \
             edge-values
-        expect time-without-offset 1 "FAIL live/dialect-types: scan_table: expected row" \
+        # The strict validator refuses the record before the values are compared.
+        expect time-without-offset 1 \
+            "FAIL live/dialect-types: column 'clock': \"13:14:15.500000\" is not a time" \
             dialect-types
         # Paging and chunking of their own size passed the composite-key case's five rows.
         expect scan-pages-on-first-key 0 "ok live/composite-key" composite-key
