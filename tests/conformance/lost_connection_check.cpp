@@ -2,7 +2,7 @@
 // pg_terminate_backend, KILL CONNECTION, a failover, a restart) fails the call with TDG_IO and
 // retryable set, so the engine reconnects and reads again instead of stopping the run.
 //
-//   {"check": "lost-connection", "table": "tdg_conf_lost", "key": "id",
+//   {"check": "lost-connection", "table": "tdg_conf_lost", "key": "id", "row_count": 1,
 //    "calls": ["scan_table", "fetch_rows", "scan_chunk"], "end_after_ms": 300, "bound_ms": 5000}
 //
 // The table (a view) holds one row behind a condition that keeps the server busy for seconds.
@@ -21,61 +21,21 @@
 #include "expected_json.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
+#include "read_target.hpp"
 #include "setup_sql.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
 
-using Poco::JSON::Object;
-
-struct LostTarget {
-    core::TableRef table;
-    core::KeySpec key;
-    std::vector<std::string> columns;
-    std::vector<TdgValueKind> kinds;
-};
-
-LostTarget describeTarget(core::DialectConnection& connection, const Object::Ptr& expected) {
-    LostTarget target;
-    target.table = {"", textOf(expected, "table")};
-    for (const core::ColumnDescription& column : connection.describeTable(target.table)) {
-        target.columns.push_back(column.name);
-        target.kinds.push_back(column.kind);
-        if (column.name == textOf(expected, "key"))
-            target.key.columns.push_back({column.name, column.kind});
-    }
-    require(!target.key.columns.empty(), "expected.json: key column '" + textOf(expected, "key") +
-                                             "' is not a column of '" + target.table.name + "'");
-    return target;
-}
-
-// Runs `call` on `connection`; returns nothing when it ended with a DialectError (stored in
-// `failure`), or throws CaseFailure when it returned normally.
-void callOnce(core::DialectConnection& connection, const LostTarget& target,
-              const std::string& call) {
-    auto ignore = [](const TdgRowBatch&) {};
-    if (call == "scan_table") {
-        connection.scanTable(target.table, target.columns, &target.kinds, target.key, 0, ignore);
-    } else if (call == "fetch_rows") {
-        core::FetchSpec spec{&target.table, &target.columns, &target.kinds,
-                             &target.key,   {"1"},           ignore};
-        connection.fetchRows(spec, 0);
-    } else if (call == "scan_chunk") {
-        core::ScanSpec spec{&target.table, &target.columns, &target.kinds, &target.key, 0};
-        if (!connection.scanChunk(spec, {}, 10, ignore)) throw CaseSkipped("no scan_chunk");
-    } else {
-        throw CaseFailure("expected.json: unknown call '" + call + "'");
-    }
-}
-
 // One call whose session the server ends; "" when it failed as it must, else why not.
 std::string endedCall(const LiveContext& context, const CaseFiles& files, const std::string& call,
                       int64_t endAfterMs, int64_t boundMs) {
     auto connection = openConnection(context, files);
-    const LostTarget target = describeTarget(*connection, files.expected);
+    const ReadTarget target = readTargetOf(*connection, files.expected);
+    const Read& read = readNamed(call);
     auto running = std::async(std::launch::async, [&]() -> std::optional<core::DialectError> {
         try {
-            callOnce(*connection, target, call);
+            read(*connection, target, [](const TdgRowBatch&) {});
             return std::nullopt;
         } catch (const core::DialectError& failure) {
             return failure;
