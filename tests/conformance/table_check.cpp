@@ -11,6 +11,7 @@
 // describe_table reported (ABI revision 2). With two fetches or more they are also sent at once
 // through fetch_rows_many (fetch_many.hpp). Every DECIMAL value must also fit the multipleOf
 // of its column's schema, so a schema never rejects the values it describes.
+// "server_time_zones": ["+05:30", "-03:00"] runs it all once per zone (checkTable below).
 #include <Poco/JSON/Parser.h>
 
 #include <cmath>
@@ -24,6 +25,7 @@
 #include "live_connection.hpp"
 #include "record_check.hpp"
 #include "row_collector.hpp"
+#include "setup_sql.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
@@ -231,7 +233,9 @@ std::string checkChunks(core::DialectConnection& connection, const core::TableRe
 
 }  // namespace
 
-std::string checkTable(const LiveContext& context, const CaseFiles& files) {
+// The check on one connection, opened for it (so that it starts in the server's time zone of
+// the moment).
+std::string checkTableOnce(const LiveContext& context, const CaseFiles& files) {
     const Object::Ptr& expected = files.expected;
     core::TableRef table{expected->optValue<std::string>("schema", ""), textOf(expected, "table")};
     auto connection = openConnection(context, files);
@@ -286,6 +290,31 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));
     }
+}
+
+// With "server_time_zones", writer.sql (with "{time_zone}" replaced by each zone in turn) sets
+// the server's time zone for new sessions before the check runs again: a plugin must read every
+// time type the same in any of them.
+std::string checkTable(const LiveContext& context, const CaseFiles& files) {
+    if (!files.expected->has("server_time_zones")) return checkTableOnce(context, files);
+    require(files.writerSql.has_value() && context.setupCommand.has_value(),
+            "expected.json: server_time_zones needs a writer.sql that sets the time zone");
+    std::string detail;
+    for (const std::string& zone : stringsOf(arrayOf(files.expected, "server_time_zones"))) {
+        std::string sql = *files.writerSql;
+        for (size_t at = sql.find("{time_zone}"); at != std::string::npos;
+             at = sql.find("{time_zone}", at + zone.size())) {
+            sql.replace(at, std::string("{time_zone}").size(), zone);
+        }
+        runSql(*context.setupCommand, sql, "writer SQL (the server's time zone " + zone + ")");
+        try {
+            detail = checkTableOnce(context, files);
+        } catch (const CaseFailure& failure) {
+            throw CaseFailure("with the server's time zone " + zone + ": " + failure.what());
+        }
+    }
+    return detail + ", under the server's time zones " +
+           rowDisplay(stringsOf(arrayOf(files.expected, "server_time_zones")));
 }
 
 }  // namespace tapdiffgen::conformance

@@ -1,12 +1,6 @@
--- Times read with a server and its sessions at -03:00, west of UTC: the server's default time
--- zone set so that every new session starts in it (a plugin must put its own session in UTC),
--- and the values written from a session in that zone with their offsets spelled out.
-DO $$
-BEGIN
-    EXECUTE format('ALTER DATABASE %I SET timezone = %L', current_database(), 'America/Sao_Paulo');
-END
-$$;
-SET timezone = 'America/Sao_Paulo';
+-- Every time type, written with its offsets spelled out; writer.sql then sets the server's time
+-- zone for new sessions east and west of UTC ("server_time_zones"), and a plugin must read the
+-- same values in each (it puts its own session in UTC).
 DROP TABLE IF EXISTS tdg_conf_zone;
 CREATE TABLE tdg_conf_zone (
     id      integer PRIMARY KEY,

@@ -1,2 +1,0 @@
-SET GLOBAL time_zone = DEFAULT;
-DROP TABLE IF EXISTS tdg_conf_zone;
