@@ -97,6 +97,7 @@ DescribedColumn describedFromRow(const TextRow& row) {
     column.type.columnType = lowerCase(column.info.sqlType);
     column.info.precision = row.isNull(4) ? -1 : static_cast<int>(row.int64(4));
     column.info.scale = row.isNull(5) ? -1 : static_cast<int>(row.int64(5));
+    column.type.precision = column.info.precision;
     column.type.scale = column.info.scale;
     column.info.nullable = row.bytes(6) == "YES";
     column.info.primaryKey = row.bytes(7) == "PRI";

@@ -50,7 +50,7 @@ KindAndSchema classifyNumeric(const CatalogType& type) {
         return width >= 64 ? integerDigits() : plain(TDG_KIND_INT64);
     }
     if (oneOf(data, {"decimal", "numeric"})) {
-        return {TDG_KIND_DECIMAL, sdk::jsonSchemaForKind(TDG_KIND_DECIMAL, type.scale)};
+        return {TDG_KIND_DECIMAL, sdk::jsonSchemaForDecimal(type.precision, type.scale)};
     }
     if (oneOf(data, {"float", "double", "real", "double precision"})) {
         return plain(TDG_KIND_DECIMAL);

@@ -53,6 +53,7 @@ FieldCodec codecForField(const FieldInfo& field, bool declaredJson);
 struct CatalogType {
     std::string dataType;    // DATA_TYPE, lower case: "tinyint", "decimal", "longtext"
     std::string columnType;  // COLUMN_TYPE: "tinyint(1)", "bigint(20) unsigned"
+    int precision = -1;      // NUMERIC_PRECISION, -1 when NULL
     int scale = -1;          // NUMERIC_SCALE, -1 when NULL
     bool declaredJson = false;
 };

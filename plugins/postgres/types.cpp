@@ -57,7 +57,11 @@ void numericPrecisionScale(int typmod, int& precision, int& scale) {
     if (signedScale >= 0) scale = signedScale;
 }
 
-std::string scalarSchema(Oid type, TdgValueKind kind, int scale) {
+std::string scalarSchema(Oid type, TdgValueKind kind, int precision, int scale) {
+    if (kind == TDG_KIND_DECIMAL) return sdk::jsonSchemaForDecimal(precision, scale);
+    // A time with time zone keeps format time (RFC 3339's full-time, offset included); a time
+    // without one is a plain string, as in every dialect.
+    if (type == oid::kTimeTz) return sdk::jsonSchemaForKind(kind, -1, "time");
     return sdk::jsonSchemaForKind(kind, scale, type == oid::kUuid ? "uuid" : "");
 }
 
@@ -85,7 +89,7 @@ std::string elementSchema(Oid element) {
         case TDG_KIND_DATE:
             return R"({"type":["string","null"],"format":"date"})";
         default:
-            return allowNull(scalarSchema(element, TDG_KIND_TEXT, -1));
+            return allowNull(scalarSchema(element, TDG_KIND_TEXT, -1, -1));
     }
 }
 
@@ -116,7 +120,8 @@ TypeMapping mapType(const TypeFacts& facts) {
     if (facts.baseType == oid::kNumeric) {
         numericPrecisionScale(facts.typmod, mapping.precision, mapping.scale);
     }
-    mapping.jsonSchema = scalarSchema(facts.baseType, scalar.kind, mapping.scale);
+    mapping.jsonSchema =
+        scalarSchema(facts.baseType, scalar.kind, mapping.precision, mapping.scale);
     return mapping;
 }
 

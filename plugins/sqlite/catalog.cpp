@@ -71,7 +71,9 @@ sdk::ColumnInfo columnInfo(const RawColumn& raw, int ordinal, bool rowidAlias) {
     info.scale = type.scale;
     info.nullable = !raw.notNull && !rowidAlias;
     info.primaryKey = raw.keyPosition > 0;
-    info.jsonSchema = sdk::jsonSchemaForKind(type.kind, type.scale, type.uuid ? "uuid" : "");
+    info.jsonSchema = type.kind == TDG_KIND_DECIMAL
+                          ? sdk::jsonSchemaForDecimal(type.precision, type.scale)
+                          : sdk::jsonSchemaForKind(type.kind, type.scale, type.uuid ? "uuid" : "");
     info.keySupport = keySupportOf(type.kind);
     return info;
 }

@@ -30,14 +30,17 @@ std::string jsonSchemaForKind(TdgValueKind kind, int scale) {
             return "{}";
         case TDG_KIND_DATE:
             return R"({"type":"string","format":"date"})";
-        case TDG_KIND_TIME:
-            return R"({"type":"string","format":"time"})";
         case TDG_KIND_TIMESTAMP:
         case TDG_KIND_TIMESTAMPTZ:
             return R"({"type":"string","format":"date-time"})";
         default:
             return R"({"type":"string"})";
     }
+}
+
+std::string jsonSchemaForDecimal(int precision, int scale) {
+    const bool checkable = precision >= 1 && precision <= kLargestCheckedPrecision;
+    return jsonSchemaForKind(TDG_KIND_DECIMAL, checkable ? scale : -1);
 }
 
 std::string jsonSchemaForKind(TdgValueKind kind, int scale, std::string_view format) {

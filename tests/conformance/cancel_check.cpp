@@ -36,47 +36,14 @@
 #include "expected_json.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
+#include "read_target.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
 
 using Poco::JSON::Object;
 
-struct Target {
-    core::TableRef table;
-    core::KeySpec key;
-    std::vector<std::string> columns;
-    std::vector<TdgValueKind> kinds;
-    int64_t rowCount = 0;
-    int64_t batchRows = 0;
-};
-
-using Read =
-    std::function<void(core::DialectConnection&, const Target&, const core::BatchCallback&)>;
-
-std::vector<std::string> allKeys(int64_t count) {
-    std::vector<std::string> keys;
-    for (int64_t id = 1; id <= count; ++id) keys.push_back(std::to_string(id));
-    return keys;
-}
-
-const std::map<std::string, Read>& reads() {
-    static const std::map<std::string, Read> table = {
-        {"scan_table",
-         [](core::DialectConnection& c, const Target& t, const core::BatchCallback& sink) {
-             c.scanTable(t.table, t.columns, &t.kinds, t.key, t.batchRows, sink);
-         }},
-        {"fetch_rows",
-         [](core::DialectConnection& c, const Target& t, const core::BatchCallback& sink) {
-             core::FetchSpec spec{&t.table, &t.columns,          &t.kinds,
-                                  &t.key,   allKeys(t.rowCount), sink};
-             c.fetchRows(spec, t.batchRows);
-         }},
-    };
-    return table;
-}
-
-int64_t countRows(core::DialectConnection& connection, const Target& target, const Read& read) {
+int64_t countRows(core::DialectConnection& connection, const ReadTarget& target, const Read& read) {
     int64_t rows = 0;
     read(connection, target, [&](const TdgRowBatch& batch) { rows += batch.num_rows; });
     return rows;
@@ -121,8 +88,8 @@ private:
 
 // The call, cancelled from another thread during its first batch; returns the rows it
 // delivered before it stopped.
-int64_t cancelledRead(core::DialectConnection& connection, const Target& target, const Read& read,
-                      const std::string& name) {
+int64_t cancelledRead(core::DialectConnection& connection, const ReadTarget& target,
+                      const Read& read, const std::string& name) {
     int64_t rows = 0;
     Canceller canceller(connection);
     auto sink = [&](const TdgRowBatch& batch) {
@@ -145,37 +112,21 @@ int64_t cancelledRead(core::DialectConnection& connection, const Target& target,
                       " rows although it was cancelled during its first batch");
 }
 
-Target targetOf(core::DialectConnection& connection, const Object::Ptr& expected) {
-    Target target;
-    target.table = {"", textOf(expected, "table")};
-    target.rowCount = integerOf(expected, "row_count");
-    target.batchRows = expected->optValue<int64_t>("batch_rows", 0);
-    const std::string keyName = textOf(expected, "key");
-    for (const core::ColumnDescription& column : connection.describeTable(target.table)) {
-        target.columns.push_back(column.name);
-        target.kinds.push_back(column.kind);
-        if (column.name == keyName) target.key.columns.push_back({keyName, column.kind});
-    }
-    require(!target.key.columns.empty(), "describe_table reported no column '" + keyName + "'");
-    return target;
-}
-
 }  // namespace
 
 std::string checkCancel(const LiveContext& context, const CaseFiles& files) {
     auto connection = openConnection(context, files);
     std::string stage = "describe_table";
     try {
-        Target target = targetOf(*connection, files.expected);
+        ReadTarget target = readTargetOf(*connection, files.expected);
         std::vector<std::string> names = stringsOf(arrayOf(files.expected, "calls"));
         std::string detail;
         for (const std::string& name : names) {
-            auto found = reads().find(name);
-            require(found != reads().end(), "expected.json: unknown call '" + name + "'");
+            const Read& read = readNamed(name);
             stage = name + " cancelled";
-            int64_t delivered = cancelledRead(*connection, target, found->second, name);
+            int64_t delivered = cancelledRead(*connection, target, read, name);
             stage = name + " after the cancelled one";
-            int64_t rows = countRows(*connection, target, found->second);
+            int64_t rows = countRows(*connection, target, read);
             require(rows == target.rowCount, name + " after a cancelled " + name + " gave " +
                                                  std::to_string(rows) + " rows, expected " +
                                                  std::to_string(target.rowCount));
@@ -184,7 +135,7 @@ std::string checkCancel(const LiveContext& context, const CaseFiles& files) {
         }
         stage = "scan_table after a cancel sent between calls";
         connection->cancel();
-        int64_t rows = countRows(*connection, target, reads().at("scan_table"));
+        int64_t rows = countRows(*connection, target, readNamed("scan_table"));
         require(rows == target.rowCount,
                 "a cancel sent while no call ran cut the next scan_table to " +
                     std::to_string(rows) + " rows");
@@ -244,8 +195,8 @@ struct Bound {
 
 // One call on the slow table, cancelled while its statement runs; returns how long after the
 // first cancel it returned.
-int64_t interruptedRead(core::DialectConnection& connection, const Target& target, const Read& read,
-                        const std::string& name, const Bound& bound) {
+int64_t interruptedRead(core::DialectConnection& connection, const ReadTarget& target,
+                        const Read& read, const std::string& name, const Bound& bound) {
     std::optional<core::DialectError> failure;
     Clock::time_point returned;
     std::optional<Clock::time_point> first;
@@ -287,13 +238,12 @@ std::string checkCancelStatement(const LiveContext& context, const CaseFiles& fi
                       integerOf(files.expected, "statement_seconds")};
     std::string stage = "describe_table";
     try {
-        Target target = targetOf(*connection, files.expected);
+        ReadTarget target = readTargetOf(*connection, files.expected);
         std::string detail;
         for (const std::string& name : stringsOf(arrayOf(files.expected, "calls"))) {
-            auto found = reads().find(name);
-            require(found != reads().end(), "expected.json: unknown call '" + name + "'");
+            const Read& read = readNamed(name);
             stage = name + " cancelled while its statement ran";
-            int64_t took = interruptedRead(*connection, target, found->second, name, bound);
+            int64_t took = interruptedRead(*connection, target, read, name, bound);
             stage = "describe_table after the cancelled " + name;
             connection->describeTable(target.table);
             detail += (detail.empty() ? "" : ", ") + name + " stopped " + std::to_string(took) +

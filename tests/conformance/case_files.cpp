@@ -25,11 +25,61 @@ std::optional<std::string> readIfExists(const fs::path& path) {
     return content.str();
 }
 
+std::string quotedName(const std::string& name) {
+    std::string out = "\"";
+    for (char c : name) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// The document for Poco's parser, which refuses or rounds numbers beyond a double's 15 digits
+// (-9223372036854775808, a 38-digit numeric): those become strings of their digits. The checks
+// compare values through CaseFiles::exact, which keeps every number as written.
+void appendPocoReadable(const testing::ExactJson& value, std::string& out) {
+    using Type = testing::ExactJson::Type;
+    switch (value.type()) {
+        case Type::Number:
+            out += value.scalar().size() > 15 ? "\"" + value.scalar() + "\"" : value.scalar();
+            return;
+        case Type::Array:
+            out += '[';
+            for (size_t i = 0; i < value.items().size(); ++i) {
+                if (i > 0) out += ',';
+                appendPocoReadable(value.items()[i], out);
+            }
+            out += ']';
+            return;
+        case Type::Object:
+            out += '{';
+            for (size_t i = 0; i < value.members().size(); ++i) {
+                if (i > 0) out += ',';
+                out += quotedName(value.members()[i].first) + ":";
+                appendPocoReadable(value.members()[i].second, out);
+            }
+            out += '}';
+            return;
+        default:
+            out += value.canonical();
+    }
+}
+
 Poco::JSON::Object::Ptr parseObject(const fs::path& path, const std::string& text) {
     try {
-        return Poco::JSON::Parser().parse(text).extract<Poco::JSON::Object::Ptr>();
+        std::string readable;
+        appendPocoReadable(testing::ExactJson::parse(text), readable);
+        return Poco::JSON::Parser().parse(readable).extract<Poco::JSON::Object::Ptr>();
     } catch (const std::exception& failure) {
         throw std::runtime_error(path.string() + " is not a JSON object: " + failure.what());
+    }
+}
+
+testing::ExactJson parseExact(const std::string& text) {
+    try {
+        return testing::ExactJson::parse(text);
+    } catch (const std::invalid_argument&) {
+        return {};  // parseObject has said what is wrong with it
     }
 }
 
@@ -95,9 +145,11 @@ CaseFiles loadCaseFiles(const CaseLocation& location, const Overrides& overrides
     files.expected =
         parseObject(location.name + "/" + base, firstOf(location.directories, base).value_or(""));
     const std::string specific = "expected." + overrides.expected + ".json";
+    files.exact = parseExact(firstOf(location.directories, base).value_or(""));
     if (auto text = firstOf(location.directories, specific)) {
         Poco::JSON::Object::Ptr changes = parseObject(location.name + "/" + specific, *text);
         for (const auto& [key, value] : *changes) files.expected->set(key, value);
+        files.exact = files.exact.withMembersOf(parseExact(*text));
     }
     files.setupSql = pick(location.directories, "setup", ".sql", overrides.setup);
     files.teardownSql = pick(location.directories, "teardown", ".sql", overrides.setup);

@@ -23,11 +23,16 @@
 #include <string>
 #include <vector>
 
+#include "support/exact_json.hpp"
+
 namespace tapdiffgen::conformance {
 
 struct CaseFiles {
     std::string name;
     Poco::JSON::Object::Ptr expected;
+    /// The same document read exactly: numbers keep their text (1.50, -9223372036854775808),
+    /// for the values a check compares.
+    testing::ExactJson exact;
     std::optional<std::string> setupSql;
     std::optional<std::string> teardownSql;
     std::optional<std::string> writerSql;

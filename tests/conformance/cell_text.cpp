@@ -235,8 +235,20 @@ std::string lowercaseHex(std::string_view bytes) {
     return out;
 }
 
+// A DECIMAL as a consumer reads its text: the digits and the scale as written; only a number
+// written with an exponent (a float's shortest form) is moved into plain digits, by value.
+std::string decimalText(std::string_view text) {
+    if (text.find_first_of("eE") != std::string_view::npos) return canonicalDecimal(text);
+    std::string digits(text);
+    if (digits.find_first_of("123456789") == std::string::npos && !digits.empty() &&
+        digits[0] == '-') {
+        digits.erase(0, 1);  // the ABI allows -0 for 0
+    }
+    return digits;
+}
+
 std::string textOfKind(TdgValueKind kind, const std::string& text) {
-    if (kind == TDG_KIND_DECIMAL) return canonicalDecimal(text);
+    if (kind == TDG_KIND_DECIMAL) return decimalText(text);
     // JSON by meaning: white space, the order of an object's members and the spelling of a
     // number do not count; a JSON text that does not parse stays as it is.
     if (kind == TDG_KIND_JSON && isJsonDocument(text)) {
@@ -376,17 +388,55 @@ std::string cellText(const TdgCell& cell) {
     return textOfKind(cell.kind, text);
 }
 
-std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind) {
-    if (value.isEmpty()) return "null";
-    if (value.isBoolean()) return value.extract<bool>() ? "true" : "false";
-    if (kind == TDG_KIND_DECIMAL) return canonicalDecimal(value.toString());
-    if (value.isNumeric()) return value.toString();
+namespace {
+
+std::string expectedString(const std::string& text, TdgValueKind kind) {
     if (kind == TDG_KIND_BYTES) {
-        std::string hex = value.toString();
+        std::string hex = text;
         for (char& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return jsonQuoted(hex);
     }
-    return textOfKind(kind, value.toString());
+    return textOfKind(kind, text);
+}
+
+}  // namespace
+
+std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind) {
+    if (value.isEmpty()) return "null";
+    if (value.isBoolean()) return value.extract<bool>() ? "true" : "false";
+    if (kind == TDG_KIND_DECIMAL) return decimalText(value.toString());
+    if (value.isNumeric()) return value.toString();
+    return expectedString(value.toString(), kind);
+}
+
+std::string expectedText(const testing::ExactJson& value, TdgValueKind kind) {
+    using Type = testing::ExactJson::Type;
+    switch (value.type()) {
+        case Type::Null:
+            return "null";
+        case Type::Bool:
+            return value.scalar();
+        case Type::Number:
+            return kind == TDG_KIND_DECIMAL ? decimalText(value.scalar()) : value.scalar();
+        case Type::String:
+            return expectedString(value.scalar(), kind);
+        case Type::Object:
+            if (value.has("repeat") && value.has("times")) {
+                std::string text;
+                const std::string& unit = value.at("repeat").scalar();
+                const long times = std::stol(value.at("times").scalar());
+                text.reserve(unit.size() * static_cast<size_t>(std::max(times, 0L)));
+                for (long i = 0; i < times; ++i) text += unit;
+                return expectedString(text, kind);
+            }
+            break;
+        default:
+            break;
+    }
+    throw std::invalid_argument(
+        "expected.json: a value must be null, a boolean, a number, a "
+        "string or {\"repeat\": text, \"times\": n}, not " +
+        value.canonical());
 }
 
 }  // namespace tapdiffgen::conformance

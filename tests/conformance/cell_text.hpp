@@ -1,6 +1,8 @@
 // Values as comparable text. A cell from the plugin and a value from expected.json become the
-// same text exactly when they mean the same value: decimals in plain notation without trailing
-// fractional zeros (scientific past 40 characters), times without a zero fraction (the ABI lets
+// same text exactly when a consumer of the tap's records reads the same value: decimals with
+// their digits as written, scale included ("1.50" is not "1.5": a SCHEMA's multipleOf and a
+// target's column see the text), only an exponent moved into the digits (a float's "1e-09" is
+// "0.000000001"; scientific past 40 characters), times without a zero fraction (the ABI lets
 // a plugin pad fractions to microseconds), bytes as lowercase hex (expected.json writes them so
 // too), JSON documents by meaning (members sorted, no white space, numbers as decimals; in
 // expected.json a document is the string of its text), text JSON-quoted. A cell whose text
@@ -13,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "support/exact_json.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::conformance {
@@ -21,6 +24,10 @@ std::string cellText(const TdgCell& cell);
 
 /// An expected.json value for a column of `kind` (null, true, 42, "text", "12.5").
 std::string expectedText(const Poco::Dynamic::Var& value, TdgValueKind kind);
+
+/// The same for a value read exactly (numbers as written: -9223372036854775808, 1.50). A text
+/// too long to write out is {"repeat": "ab", "times": 524288}: "ab" 524288 times.
+std::string expectedText(const testing::ExactJson& value, TdgValueKind kind);
 
 /// "int64", "decimal", ...: the names expected.json uses for kinds.
 std::string kindName(TdgValueKind kind);

@@ -25,6 +25,7 @@
 
 #include "case_result.hpp"
 #include "cell_text.hpp"
+#include "chunk_scan.hpp"
 #include "expected_json.hpp"
 #include "fetch_many.hpp"
 #include "live_cases.hpp"
@@ -136,6 +137,33 @@ std::vector<std::string> everyKeyAndNoRow(int64_t rowCount) {
     return keys;
 }
 
+// estimate_rows of the table after ANALYZE (the case's setup runs it): an estimate within a
+// factor of two of the rows it holds. Through the plugin's own table, so that NOT_IMPLEMENTED
+// (accepted) and "no estimate", -1 (refused for an analysed table), are told apart.
+std::string checkEstimate(const LiveContext& context, const core::TableRef& table,
+                          int64_t rowCount) {
+    const TdgDriver& driver = context.subject->plugin->driver();
+    if (driver.estimate_rows == nullptr) return "no estimate_rows";
+    TdgConnection* raw = connectRaw(context, driver);
+    TdgTableRef ref{nullptr, table.name.c_str()};
+    int64_t rows = -2;
+    TdgError error{};
+    const TdgStatus status = driver.estimate_rows(raw, &ref, &rows, &error);
+    const std::string message = error.message != nullptr ? error.message : "";
+    if (error.release != nullptr) error.release(&error);
+    driver.close(raw);
+    if (status == TDG_NOT_IMPLEMENTED) return "estimate_rows not implemented";
+    require(status == TDG_OK, "estimate_rows failed: " + message);
+    require(rows >= 0, "estimate_rows gave " + std::to_string(rows) + " for '" + table.name +
+                           "', which holds " + std::to_string(rowCount) +
+                           " rows and was analysed: a non-empty analysed table has an estimate");
+    require(rows * 2 >= rowCount && rows <= rowCount * 2,
+            "estimate_rows gave " + std::to_string(rows) + " for '" + table.name +
+                "', which holds " + std::to_string(rowCount) +
+                " rows (analysed): more than a factor of 2 off");
+    return "estimate_rows " + std::to_string(rows);
+}
+
 }  // namespace
 
 std::string checkKeyset(const LiveContext& context, const CaseFiles& files) {
@@ -152,6 +180,18 @@ std::string checkKeyset(const LiveContext& context, const CaseFiles& files) {
                         scan(*connection, target, 0));
         requireSameRows("scan_table in batches of " + std::to_string(batchRows), all,
                         scan(*connection, target, batchRows));
+        stage = "scan_chunk";
+        std::string chunks;
+        for (const std::string& size : stringsOf(arrayOf(expected, "chunk_rows"))) {
+            const int64_t maxRows = std::stoll(size);
+            core::ScanSpec spec{&target.table, &kColumns, &target.kinds, &target.key, 0};
+            auto chunked = scanInChunks(*connection, spec, maxRows, all.size());
+            if (!chunked) break;
+            requireChunkedRows(target.table.name, maxRows, all, *chunked);
+            chunks += (chunks.empty() ? "" : ", ") + std::to_string(chunked->chunks);
+        }
+        stage = "estimate_rows";
+        const std::string estimate = checkEstimate(context, target.table, count);
         stage = "fetch_rows";
         requireSameRows("fetch_rows of every key at once", all,
                         fetch(*connection, target, everyKeyAndNoRow(count)));
@@ -163,7 +203,8 @@ std::string checkKeyset(const LiveContext& context, const CaseFiles& files) {
             {kColumns, target.kinds, keysOf(cut + 1, count), rowsOf(cut + 1, count)}};
         std::string many =
             checkFetchRowsMany(context, *connection, target.table, target.key, planned, 0);
-        return std::to_string(count) + " rows scanned twice and fetched by key" +
+        return std::to_string(count) + " rows scanned twice and fetched by key, " +
+               (chunks.empty() ? "no scan_chunk" : "in " + chunks + " chunks") + ", " + estimate +
                (many.empty() ? "" : ", " + many);
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));

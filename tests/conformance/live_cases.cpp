@@ -24,6 +24,9 @@ Check checkFor(const std::string& kind) {
         {"horizon", &checkHorizon},
         {"wait-for-change", &checkWaitForChange},
         {"journal-bounds", &checkJournalBounds},
+        {"describe-tables", &checkDescribeTables},
+        {"inspect-journal", &checkInspectJournal},
+        {"lost-connection", &checkLostConnection},
     };
     auto found = checks.find(kind);
     if (found == checks.end()) throw CaseFailure("unknown check '" + kind + "' in expected.json");

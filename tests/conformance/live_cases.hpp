@@ -13,6 +13,9 @@
 //                    last commit holds its transaction open
 //   "wait-for-change" wait_for_change waits out its time-out, and wakes on a signal
 //   "journal-bounds" journal_bounds against logs the case filled, pruned and emptied
+//   "describe-tables" describe_tables on one connection sees each alteration of a table
+//   "inspect-journal" inspect_journal against triggers, foreign keys and a log the case made
+//   "lost-connection" a session the server ends mid-statement fails the call with IO, retryable
 #pragma once
 
 #include <filesystem>
@@ -51,5 +54,8 @@ std::string checkKeyset(const LiveContext& context, const CaseFiles& files);
 std::string checkHorizon(const LiveContext& context, const CaseFiles& files);
 std::string checkWaitForChange(const LiveContext& context, const CaseFiles& files);
 std::string checkJournalBounds(const LiveContext& context, const CaseFiles& files);
+std::string checkDescribeTables(const LiveContext& context, const CaseFiles& files);
+std::string checkInspectJournal(const LiveContext& context, const CaseFiles& files);
+std::string checkLostConnection(const LiveContext& context, const CaseFiles& files);
 
 }  // namespace tapdiffgen::conformance

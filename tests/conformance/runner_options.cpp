@@ -69,7 +69,10 @@ need no database, then the live cases in the case directory against a real serve
                             reporting "bool" where the postgres plugin reports "boolean")
   --setup-command CMD       shell command that runs SQL read from stdin as an administrator,
                             e.g. "psql -X -q -v ON_ERROR_STOP=1 -d tapdb"; live cases with setup
-                            SQL are skipped without it
+                            SQL are skipped without it. Some cases also use it while the plugin
+                            reads: to alter a table, to end the plugin's session, to set the
+                            server's time zone for new sessions (reset by their teardown). Its
+                            output is shown only when it fails
   --case NAME               run only this case (repeatable)
   --in-process              run the cases in this process instead of one child process each,
                             to debug a plugin under gdb (a crash then ends the run)

@@ -6,8 +6,9 @@
 
 namespace tapdiffgen::conformance {
 
-/// Runs `command` with /bin/sh, `sql` on its stdin and its stdout sent to stderr (the report
-/// owns stdout). Throws CaseFailure naming `what` when the command fails.
+/// Runs `command` with /bin/sh, `sql` on its stdin. Its output (a server's NOTICEs too) is
+/// kept out of the report unless it fails: then CaseFailure names `what`, the exit status and
+/// the command's messages.
 void runSql(const std::string& command, const std::string& sql, const std::string& what);
 
 /// The same, left running: the SQL is handed over at once and the command runs on while the
@@ -24,6 +25,7 @@ public:
 
 private:
     std::string what_;
+    int output_ = -1;
     int pid_ = -1;
 };
 

@@ -11,17 +11,21 @@
 // describe_table reported (ABI revision 2). With two fetches or more they are also sent at once
 // through fetch_rows_many (fetch_many.hpp). Every DECIMAL value must also fit the multipleOf
 // of its column's schema, so a schema never rejects the values it describes.
+// "server_time_zones": ["+05:30", "-03:00"] runs it all once per zone (checkTable below).
 #include <Poco/JSON/Parser.h>
 
 #include <cmath>
 
 #include "case_result.hpp"
 #include "cell_text.hpp"
+#include "chunk_scan.hpp"
 #include "expected_json.hpp"
 #include "fetch_many.hpp"
 #include "live_cases.hpp"
 #include "live_connection.hpp"
+#include "record_check.hpp"
 #include "row_collector.hpp"
+#include "setup_sql.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
@@ -64,17 +68,22 @@ void checkColumn(const ColumnDescription& actual, const Object::Ptr& expected, s
     }
 }
 
-std::vector<RowText> expectedRows(const Poco::JSON::Array::Ptr& rows,
+// Rows as expected.json writes them, read exactly (numbers keep their text).
+std::vector<RowText> expectedRows(const testing::ExactJson& rows,
                                   const std::vector<TdgValueKind>& kinds) {
     std::vector<RowText> result;
-    for (size_t r = 0; r < rows->size(); ++r) {
-        Poco::JSON::Array::Ptr row = rows->getArray(static_cast<unsigned>(r));
-        require(!row.isNull() && row->size() == kinds.size(),
+    for (size_t r = 0; r < rows.items().size(); ++r) {
+        const testing::ExactJson& row = rows.items()[r];
+        require(row.type() == testing::ExactJson::Type::Array && row.items().size() == kinds.size(),
                 "expected.json: row " + std::to_string(r + 1) + " must have " +
                     std::to_string(kinds.size()) + " values");
         RowText text;
         for (size_t c = 0; c < kinds.size(); ++c) {
-            text.push_back(expectedText(row->get(static_cast<unsigned>(c)), kinds[c]));
+            try {
+                text.push_back(expectedText(row.items()[c], kinds[c]));
+            } catch (const std::exception& failure) {
+                throw CaseFailure("row " + std::to_string(r + 1) + ": " + failure.what());
+            }
         }
         result.push_back(std::move(text));
     }
@@ -85,6 +94,7 @@ std::vector<RowText> expectedRows(const Poco::JSON::Array::Ptr& rows,
 struct Columns {
     std::vector<std::string> names;
     std::vector<TdgValueKind> kinds;
+    std::vector<std::string> schemas;
 };
 
 Columns pickColumns(const std::vector<ColumnDescription>& described,
@@ -96,6 +106,7 @@ Columns pickColumns(const std::vector<ColumnDescription>& described,
         require(found != described.end(), "expected.json names unknown column '" + name + "'");
         picked.names.push_back(name);
         picked.kinds.push_back(found->kind);
+        picked.schemas.push_back(found->jsonSchema);
     }
     return picked;
 }
@@ -103,8 +114,12 @@ Columns pickColumns(const std::vector<ColumnDescription>& described,
 std::vector<RowText> scan(core::DialectConnection& connection, const core::TableRef& table,
                           const Columns& columns, const core::KeySpec& key, int64_t batchRows) {
     RowCollector collector(columns.names, columns.kinds);
+    RecordCheck records(columns.names, columns.schemas, key.names());
     connection.scanTable(table, columns.names, &columns.kinds, key, batchRows,
-                         [&](const TdgRowBatch& batch) { collector.add(batch); });
+                         [&](const TdgRowBatch& batch) {
+                             collector.add(batch);
+                             records.check(batch);
+                         });
     return collector.sortedRows();
 }
 
@@ -112,9 +127,12 @@ std::vector<RowText> fetch(core::DialectConnection& connection, const core::Tabl
                            const Columns& columns, const core::KeySpec& key,
                            const std::vector<std::string>& keys, int64_t batchRows) {
     RowCollector collector(columns.names, columns.kinds);
-    core::FetchSpec spec{&table,         &columns.names,
-                         &columns.kinds, &key,
-                         keys,           [&](const TdgRowBatch& batch) { collector.add(batch); }};
+    RecordCheck records(columns.names, columns.schemas, key.names());
+    core::FetchSpec spec{
+        &table, &columns.names, &columns.kinds, &key, keys, [&](const TdgRowBatch& batch) {
+            collector.add(batch);
+            records.check(batch);
+        }};
     connection.fetchRows(spec, batchRows);
     return collector.sortedRows();
 }
@@ -162,25 +180,62 @@ std::optional<int> placesAllowed(const std::string& jsonSchema) {
     return places < 0 ? 0 : static_cast<int>(places);
 }
 
+// Python's default decimal context: `value % multipleOf` of a quotient with more digits raises
+// DivisionImpossible in jsonschema, singer-python and singer-check-tap.
+constexpr int kConsumerDigits = 28;
+
+// The digits of value / 10^-places: the integer part's significant digits and `places`.
+int quotientDigits(const std::string& value, int places) {
+    std::string plain = value.substr(value[0] == '-' ? 1 : 0);
+    const std::string whole = plain.substr(0, plain.find('.'));
+    const size_t first = whole.find_first_not_of('0');
+    return (first == std::string::npos ? 0 : static_cast<int>(whole.size() - first)) + places;
+}
+
 void checkMultipleOf(const std::vector<ColumnDescription>& described,
                      const std::vector<RowText>& rows) {
     for (size_t c = 0; c < described.size(); ++c) {
         if (described[c].kind != TDG_KIND_DECIMAL) continue;
         std::optional<int> allowed = placesAllowed(described[c].jsonSchema);
         if (!allowed) continue;
+        const std::string uncheckable =
+            " digits, beyond the 28 of Python's default decimal context: a consumer checking the "
+            "multipleOf of schema " +
+            described[c].jsonSchema +
+            " raises DivisionImpossible (emit multipleOf only up to 28 digits, "
+            "sdk::jsonSchemaForDecimal)";
+        require(described[c].precision <= kConsumerDigits,
+                "column '" + described[c].name + "' is declared with " +
+                    std::to_string(described[c].precision) + uncheckable);
         for (const RowText& row : rows) {
             const std::string& value = row[c];
             if (value == "null" || value.rfind("invalid", 0) == 0) continue;
             require(decimalPlaces(value) <= *allowed,
                     "column '" + described[c].name + "' has the value " + value +
                         ", which its schema " + described[c].jsonSchema + " rejects");
+            require(quotientDigits(value, *allowed) <= kConsumerDigits,
+                    "column '" + described[c].name + "' has the value " + value + " of " +
+                        std::to_string(quotientDigits(value, *allowed)) + uncheckable);
         }
     }
 }
 
+// The table read again through scan_chunk in chunks of maxRows: the same rows, each once.
+std::string checkChunks(core::DialectConnection& connection, const core::TableRef& table,
+                        const Columns& columns, const core::KeySpec& key,
+                        const std::vector<RowText>& rows, int64_t maxRows) {
+    core::ScanSpec spec{&table, &columns.names, &columns.kinds, &key, 0};
+    std::optional<ChunkedRows> chunked = scanInChunks(connection, spec, maxRows, rows.size());
+    if (!chunked) return "no scan_chunk";
+    requireChunkedRows(table.name, maxRows, rows, *chunked);
+    return "scan_chunk in " + std::to_string(chunked->chunks) + " chunks";
+}
+
 }  // namespace
 
-std::string checkTable(const LiveContext& context, const CaseFiles& files) {
+// The check on one connection, opened for it (so that it starts in the server's time zone of
+// the moment).
+std::string checkTableOnce(const LiveContext& context, const CaseFiles& files) {
     const Object::Ptr& expected = files.expected;
     core::TableRef table{expected->optValue<std::string>("schema", ""), textOf(expected, "table")};
     auto connection = openConnection(context, files);
@@ -201,18 +256,25 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
         int64_t batchRows = expected->optValue<int64_t>("batch_rows", 0);
         stage = "scan_table";
         std::vector<RowText> scanned = scan(*connection, table, all, key, batchRows);
-        requireSameRows("scan_table", expectedRows(arrayOf(expected, "rows"), all.kinds), scanned);
+        const std::vector<RowText> allRows = expectedRows(files.exact.at("rows"), all.kinds);
+        requireSameRows("scan_table", allRows, scanned);
         checkMultipleOf(described, scanned);
+        stage = "scan_chunk";
+        const std::string chunked = checkChunks(*connection, table, all, key, allRows,
+                                                expected->optValue<int64_t>("chunk_rows", 2));
         std::vector<PlannedFetch> planned;
         if (expected->has("fetches")) {
-            for (const Object::Ptr& request : objectsOf(arrayOf(expected, "fetches"))) {
+            const std::vector<Object::Ptr> requests = objectsOf(arrayOf(expected, "fetches"));
+            for (size_t f = 0; f < requests.size(); ++f) {
+                const Object::Ptr& request = requests[f];
                 Columns picked =
                     request->has("columns")
                         ? pickColumns(described, stringsOf(arrayOf(request, "columns")))
                         : all;
                 std::vector<std::string> keys = fetchKeys(request, key);
                 stage = "fetch_rows " + rowDisplay(keys);
-                std::vector<RowText> rows = expectedRows(arrayOf(request, "rows"), picked.kinds);
+                std::vector<RowText> rows =
+                    expectedRows(files.exact.at("fetches").items()[f].at("rows"), picked.kinds);
                 requireSameRows("fetch_rows " + rowDisplay(keys), rows,
                                 fetch(*connection, table, picked, key, keys,
                                       request->optValue<int64_t>("batch_rows", 0)));
@@ -223,10 +285,36 @@ std::string checkTable(const LiveContext& context, const CaseFiles& files) {
         std::string many = checkFetchRowsMany(context, *connection, table, key, planned, batchRows);
         return std::to_string(described.size()) + " columns, " +
                std::to_string(arrayOf(expected, "rows")->size()) + " rows, " +
-               std::to_string(planned.size()) + " fetches" + (many.empty() ? "" : ", " + many);
+               std::to_string(planned.size()) + " fetches, " + chunked +
+               (many.empty() ? "" : ", " + many);
     } catch (const core::DialectError& failure) {
         throw CaseFailure(stage + ": " + describeError(failure));
     }
+}
+
+// With "server_time_zones", writer.sql (with "{time_zone}" replaced by each zone in turn) sets
+// the server's time zone for new sessions before the check runs again: a plugin must read every
+// time type the same in any of them.
+std::string checkTable(const LiveContext& context, const CaseFiles& files) {
+    if (!files.expected->has("server_time_zones")) return checkTableOnce(context, files);
+    require(files.writerSql.has_value() && context.setupCommand.has_value(),
+            "expected.json: server_time_zones needs a writer.sql that sets the time zone");
+    std::string detail;
+    for (const std::string& zone : stringsOf(arrayOf(files.expected, "server_time_zones"))) {
+        std::string sql = *files.writerSql;
+        for (size_t at = sql.find("{time_zone}"); at != std::string::npos;
+             at = sql.find("{time_zone}", at + zone.size())) {
+            sql.replace(at, std::string("{time_zone}").size(), zone);
+        }
+        runSql(*context.setupCommand, sql, "writer SQL (the server's time zone " + zone + ")");
+        try {
+            detail = checkTableOnce(context, files);
+        } catch (const CaseFailure& failure) {
+            throw CaseFailure("with the server's time zone " + zone + ": " + failure.what());
+        }
+    }
+    return detail + ", under the server's time zones " +
+           rowDisplay(stringsOf(arrayOf(files.expected, "server_time_zones")));
 }
 
 }  // namespace tapdiffgen::conformance

@@ -10,7 +10,10 @@
 # 3. runs the installed tap-diffgen-conformance on the plugin (ABI-level cases) and the
 #    installed tap-diffgen --list-plugins, with --plugin-dir and then after installing the
 #    plugin with tap_diffgen_install_dialect_plugin into the same prefix (found next to the
-#    relocated executable).
+#    relocated executable);
+# 4. builds copies of plugins/postgres and plugins/mysql on their own against that prefix too
+#    (each folder is a project of its own as well as a part of the tap's build), and runs the
+#    ABI-level cases on them.
 set -euo pipefail
 
 (($# == 2)) || {
@@ -73,5 +76,21 @@ printf '%s\n' "$listing"
 installed="$prefix/.*/tap-diffgen/plugins/tap-diffgen-dialect-skeleton.so"
 grep -q "^skeleton  plugin 0.1.0, sdk .*  $installed  " <<<"$listing" ||
     fail "the installed tap does not find the installed plugin next to itself"
+
+for dialect in postgres mysql; do
+    step "configure and build plugins/$dialect on its own against the installed SDK"
+    cp -r "$source/plugins/$dialect" "$scratch/$dialect"
+    cmake -S "$scratch/$dialect" -B "$scratch/$dialect-build" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build "$scratch/$dialect-build" -j2
+    plugin=$scratch/$dialect-build/tap-diffgen-dialect-$dialect.so
+    [[ -f $plugin ]] || fail "the standalone build of plugins/$dialect did not produce $plugin"
+    if grep -rlF "$source/sdk" "$scratch/$dialect-build/CMakeCache.txt" \
+        "$scratch/$dialect-build/CMakeFiles" --include='*.txt' --include='*.make' \
+        --include='*.cmake' --include='*.d'; then
+        fail "the standalone build of plugins/$dialect used files of the source tree's sdk/"
+    fi
+    "$prefix/bin/tap-diffgen-conformance" --plugin "$plugin" --abi-only
+done
 
 step "ok"

@@ -239,3 +239,19 @@ TEST_CASE("jsonSchemaForKind takes a format that adds to or replaces the kind's 
     CHECK(jsonSchemaForKind(TDG_KIND_TIMESTAMPTZ, -1, "") ==
           R"({"type":"string","format":"date-time"})");
 }
+
+TEST_CASE("jsonSchemaForDecimal: multipleOf only where a 28-digit decimal context can check it") {
+    using tapdiffgen::sdk::jsonSchemaForDecimal;
+    CHECK(jsonSchemaForDecimal(12, 4) == R"({"type":"number","multipleOf":0.0001})");
+    CHECK(jsonSchemaForDecimal(28, 10) == R"({"type":"number","multipleOf":0.0000000001})");
+    CHECK(jsonSchemaForDecimal(10, 0) == R"({"type":"number","multipleOf":1})");
+    CHECK(jsonSchemaForDecimal(29, 10) == R"({"type":"number"})");
+    CHECK(jsonSchemaForDecimal(38, 10) == R"({"type":"number"})");
+    CHECK(jsonSchemaForDecimal(-1, 4) == R"({"type":"number"})");
+    CHECK(jsonSchemaForDecimal(12, -1) == R"({"type":"number"})");
+}
+
+TEST_CASE("a time without zone is a plain string, format time is for a time with its offset") {
+    CHECK(jsonSchemaForKind(TDG_KIND_TIME) == R"({"type":"string"})");
+    CHECK(jsonSchemaForKind(TDG_KIND_TIME, -1, "time") == R"({"type":"string","format":"time"})");
+}

@@ -229,6 +229,25 @@ private:
 
 ExactJson ExactJson::parse(std::string_view text) { return ExactJsonParser(text).document(); }
 
+bool ExactJson::has(const std::string& name) const {
+    return std::any_of(members_.begin(), members_.end(),
+                       [&](const auto& member) { return member.first == name; });
+}
+
+ExactJson ExactJson::withMembersOf(const ExactJson& changes) const {
+    ExactJson merged = *this;
+    for (const auto& [name, value] : changes.members_) {
+        auto own = std::find_if(merged.members_.begin(), merged.members_.end(),
+                                [&](const auto& member) { return member.first == name; });
+        if (own != merged.members_.end()) {
+            own->second = value;
+        } else {
+            merged.members_.emplace_back(name, value);
+        }
+    }
+    return merged;
+}
+
 std::vector<std::string> ExactJson::memberNames() const {
     std::vector<std::string> names;
     for (const auto& member : members_) names.push_back(member.first);

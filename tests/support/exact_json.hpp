@@ -29,6 +29,11 @@ public:
     std::vector<std::string> memberNames() const;
     /// The member `name`; throws std::out_of_range when there is none.
     const ExactJson& at(const std::string& name) const;
+    /// Whether the object has a member `name`.
+    bool has(const std::string& name) const;
+    /// This object with each member of `changes` in place of its own of that name (added when
+    /// it has none): how an override file replaces top-level keys.
+    ExactJson withMembersOf(const ExactJson& changes) const;
 
     /// One text per value: members sorted by name, no white space, strings escaped one way
     /// only, numbers exactly as written.

@@ -87,7 +87,7 @@ bool matchesFormat(const std::string& format, const std::string& text) {
         return text.size() > 11 && isFullDate(text, 0) && (text[10] == 'T' || text[10] == 't') &&
                isTime(text, 11, true);
     }
-    if (format == "time") return isTime(text, 0, false);
+    if (format == "time") return isTime(text, 0, true);
     if (format == "uuid") return isUuid(text);
     throw std::invalid_argument("unsupported format '" + format + "'");
 }
@@ -134,6 +134,18 @@ bool hasType(const std::string& type, const ExactJson& instance) {
             return type == "number" || (type == "integer" && decimalsOf(instance.scalar()) == 0);
     }
     return false;
+}
+
+size_t codePoints(const std::string& text) {
+    return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+// Keywords that describe without constraining.
+bool isAnnotation(const std::string& keyword) {
+    return keyword == "contentEncoding" || keyword == "title" || keyword == "description" ||
+           keyword == "$comment";
 }
 
 std::string shown(const ExactJson& instance) {
@@ -188,7 +200,13 @@ private:
             }
         } else if (keyword == "properties") {
             checkProperties(value, instance, where);
-        } else if (keyword != "contentEncoding") {
+        } else if (keyword == "maxLength") {
+            if (instance.type() == Type::String &&
+                codePoints(instance.scalar()) > std::stoul(value.scalar())) {
+                problems.push_back(where + ": " + shown(instance) + " is longer than " +
+                                   value.scalar() + " characters");
+            }
+        } else if (!isAnnotation(keyword)) {
             problems.push_back(where + ": the schema has keyword '" + keyword +
                                "', which this validator does not know");
         }

@@ -1,17 +1,17 @@
 // A strict validator of the JSON Schema subset tap-diffgen's SCHEMA messages use, so that tests
 // assert what a validating target would: type, format (date, date-time, time, uuid),
-// multipleOf, items, anyOf, required, properties, and contentEncoding (an annotation, not
-// checked). A keyword outside the subset is itself a violation: a schema the tap starts to write
-// in another shape cannot pass unchecked. Numbers are judged as written (ExactJson), so
-// multipleOf 0.00000001 decides exactly for 38 digits.
+// multipleOf, maxLength, items, anyOf, required, properties, and contentEncoding, title,
+// description and $comment (annotations, not checked). A keyword outside the subset is itself a
+// violation: a schema the tap starts to write in another shape cannot pass unchecked. Numbers are
+// judged as written (ExactJson), so multipleOf 0.00000001 decides exactly for 38 digits.
 //
 // Formats follow RFC 3339 (JSON Schema's reference for them), stricter where the tap never
 // writes the looser form:
 //   date       full-date, YYYY-MM-DD, a day its month has (years 0000 to 9999);
 //   date-time  full-date "T" full-time: the offset (Z or +HH:MM) required;
-//   time       partial-time with an optional offset: HH:MM:SS[.frac][offset], hours 00 to 23.
-//              A time without zone is written without offset, as Meltano SDK taps write it
-//              (Python's time.isoformat()); RFC 3339's full-time would require one.
+//   time       full-time, as strict Draft 7 validators check it: HH:MM:SS[.frac] and the
+//              offset (Z or +HH:MM) required, hours 00 to 23. A time without zone therefore
+//              has no format time: the tap writes it as a plain string (sdk/value-kinds.md).
 //   uuid       8-4-4-4-12 hexadecimal digits.
 // Leap seconds (:60) are refused: no database the tap reads stores one.
 #pragma once

@@ -66,10 +66,11 @@ TEST_CASE("schema validator: date-time needs its offset and a clock below 24:00"
     CHECK_FALSE(isA("date-time", "2024-02-29T13:14:15.+00:00"));
 }
 
-TEST_CASE("schema validator: time is a time of day, with or without its offset") {
-    CHECK(isA("time", "13:14:15.500000"));
-    CHECK(isA("time", "00:00:00"));
+TEST_CASE("schema validator: time is RFC 3339's full-time, a time of day with its offset") {
     CHECK(isA("time", "13:14:15.5+02:00"));
+    CHECK(isA("time", "00:00:00Z"));
+    CHECK_FALSE(isA("time", "13:14:15.500000"));
+    CHECK_FALSE(isA("time", "00:00:00"));
     CHECK(isA("time", "23:59:59.999999-03:30"));
     CHECK_FALSE(isA("time", "24:00:00.000000"));
     CHECK_FALSE(isA("time", "24:00:00+00:00"));
@@ -117,7 +118,15 @@ TEST_CASE("schema validator: items, anyOf, required and properties reach every v
     CHECK(valid(record, R"({"id":1,"a":null})"));
     CHECK_FALSE(valid(record, R"({"a":"x"})"));
     CHECK_FALSE(valid(record, R"({"id":1,"a":5})"));
-    CHECK_FALSE(valid(R"({"type":"string","maxLength":3})", R"("ab")"));
+    // A keyword it does not know is a violation, so nothing passes unchecked.
+    CHECK_FALSE(valid(R"({"type":"string","pattern":"^a"})", R"("ab")"));
+}
+
+TEST_CASE("schema validator: maxLength counts characters, annotations constrain nothing") {
+    CHECK(valid(R"({"type":"string","maxLength":3})", R"("ab")"));
+    CHECK(valid(R"({"type":"string","maxLength":4})", R"("caf\u00e9")"));
+    CHECK_FALSE(valid(R"({"type":"string","maxLength":3})", R"("caf\u00e9")"));
+    CHECK(valid(R"({"type":"string","title":"t","description":"d","$comment":"c"})", R"("x")"));
 }
 
 TEST_CASE("schema validator: a tap's output, each RECORD under the SCHEMA before it") {

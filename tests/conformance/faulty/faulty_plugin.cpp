@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -28,24 +30,32 @@ namespace {
 
 enum class Fault {
     None,
-    UuidUpperCase,         // uuids in upper case (an ODBC driver's SQL_GUID text)
-    JsonAsText,            // JSON columns described and sent as text
-    InfinityAsDate,        // a date or time the plugin under it sent as NULL (±infinity, BC,
-                           // years past 9999) as the largest date, as a text path that maps
-                           // infinity to 9999-12-31 does
-    TimeWithoutOffset,     // timetz without its offset (ODBC's SQL_TIME_STRUCT has none)
-    BitAsBytes,            // MySQL BIT(n) described and sent as bytes
-    ScanPagesOnFirstKey,   // scans in pages of its own size, each after the last page's first
-                           // key column only ("WHERE a > ?"), so a page that ends inside a run
-                           // of equal first key values skips the rest of that run
-    FetchFirstChunkOnly,   // fetches its keys in chunks of its own size, but only the first
-    CancelBetweenBatches,  // cancel only stops the row stream between batches
-    EarlyMark,             // every page carries the horizon mark of the connection's first page,
-                           // and a mark is final once the transactions that ran when it was
-                           // taken have ended (no successor mark): like a mark of the last
-                           // commit (PostgreSQL's snapshot xmax), it misses a writer that began
-                           // after it
-    NoCheckHorizon,        // no check_horizon at all (the engine then waits its settle time)
+    UuidUpperCase,            // uuids in upper case (an ODBC driver's SQL_GUID text)
+    JsonAsText,               // JSON columns described and sent as text
+    InfinityAsDate,           // a date or time the plugin under it sent as NULL (±infinity, BC,
+                              // years past 9999) as the largest date, as a text path that maps
+                              // infinity to 9999-12-31 does
+    TimeWithoutOffset,        // timetz without its offset (ODBC's SQL_TIME_STRUCT has none)
+    BitAsBytes,               // MySQL BIT(n) described and sent as bytes
+    ScanPagesOnFirstKey,      // scans in pages of its own size, each after the last page's first
+                              // key column only ("WHERE a > ?"), so a page that ends inside a run
+                              // of equal first key values skips the rest of that run
+    FetchFirstChunkOnly,      // fetches its keys in chunks of its own size, but only the first
+    CancelBetweenBatches,     // cancel only stops the row stream between batches
+    EarlyMark,                // every page carries the horizon mark of the connection's first page,
+                              // and a mark is final once the transactions that ran when it was
+                              // taken have ended (no successor mark): like a mark of the last
+                              // commit (PostgreSQL's snapshot xmax), it misses a writer that began
+                              // after it
+    NoCheckHorizon,           // no check_horizon at all (the engine then waits its settle time)
+    DecimalTrailingZeros,     // decimals without their trailing zeros (1.50 as 1.5), as a client
+                              // that reads numerics into a decimal type without scale sends them
+    IntegerViaDouble,         // integers and decimals through a double (a JSON library's number)
+    UnsignedAsSigned,         // bigint unsigned above 2^63-1 read as a signed 64-bit integer
+    TextCut64K,               // text cut at 64 KiB (a fixed fetch buffer)
+    TextCutAtNul,             // text cut at its first NUL (a C string)
+    ChunkInclusive,           // scan_chunk starts at its after_key row (">=") instead of after it
+    LostConnectionPermanent,  // a lost connection reported as UNKNOWN, not retryable
 };
 
 const std::map<std::string, Fault>& faults() {
@@ -61,6 +71,13 @@ const std::map<std::string, Fault>& faults() {
         {"cancel-between-batches", Fault::CancelBetweenBatches},
         {"early-mark", Fault::EarlyMark},
         {"no-check-horizon", Fault::NoCheckHorizon},
+        {"decimal-trailing-zeros", Fault::DecimalTrailingZeros},
+        {"integer-via-double", Fault::IntegerViaDouble},
+        {"unsigned-as-signed", Fault::UnsignedAsSigned},
+        {"text-cut-64k", Fault::TextCut64K},
+        {"text-cut-at-nul", Fault::TextCutAtNul},
+        {"chunk-inclusive", Fault::ChunkInclusive},
+        {"lost-connection-permanent", Fault::LostConnectionPermanent},
     };
     return byName;
 }
@@ -88,8 +105,24 @@ struct Columns {
     std::vector<TdgValueKind> kinds;  // as the plugin under this one described them
 };
 
+// A row kept beyond the batch that lent it (its texts in a deque, which never moves them).
+struct OwnedRow {
+    std::vector<TdgCell> cells;
+    std::deque<std::string> texts;
+
+    void take(const TdgCell* row, int32_t width) {
+        cells.assign(row, row + width);
+        texts.clear();
+        for (TdgCell& cell : cells) {
+            if (cell.data == nullptr) continue;
+            cell.data = texts.emplace_back(cell.data, cell.size).data();
+        }
+    }
+};
+
 struct Connection {
     TdgConnection* inner = nullptr;
+    OwnedRow lastChunkRow;  // ChunkInclusive: the last row of the last chunk
     std::atomic<bool> cancelRequested{false};
     bool marked = false;
     TdgHorizonMark firstMark{};
@@ -150,8 +183,44 @@ private:
         cell.size = kept.size();
     }
 
+    // The value faults of the bugs a value's text or number lost on its way.
+    bool changeValue(TdgCell& cell) {
+        std::string text(cell.data != nullptr ? cell.data : "", cell.size);
+        const bool plainDecimal =
+            cell.kind == TDG_KIND_DECIMAL && text.find_first_of("eE") == std::string::npos;
+        if (fault == Fault::DecimalTrailingZeros && plainDecimal &&
+            text.find('.') != std::string::npos) {
+            while (text.back() == '0') text.pop_back();
+            if (text.back() == '.') text.pop_back();
+            setText(cell, TDG_KIND_DECIMAL, text);
+        } else if (fault == Fault::IntegerViaDouble && cell.kind == TDG_KIND_INT64) {
+            const double number = static_cast<double>(cell.i64);
+            // What x86's conversion gives for a double past the largest int64: its smallest.
+            cell.i64 = number >= 9223372036854775807.0 ? INT64_MIN : static_cast<int64_t>(number);
+        } else if (fault == Fault::IntegerViaDouble && plainDecimal) {
+            char buffer[32];
+            auto end =
+                std::to_chars(buffer, buffer + sizeof(buffer), std::strtod(text.c_str(), nullptr));
+            setText(cell, TDG_KIND_DECIMAL, std::string(buffer, end.ptr));
+        } else if (fault == Fault::UnsignedAsSigned && plainDecimal && text.size() >= 19 &&
+                   text.find_first_not_of("0123456789") == std::string::npos &&
+                   (text.size() > 19 || text > "9223372036854775807")) {
+            setText(cell, TDG_KIND_DECIMAL,
+                    std::to_string(static_cast<int64_t>(std::strtoull(text.c_str(), nullptr, 10))));
+        } else if (fault == Fault::TextCut64K && cell.kind == TDG_KIND_TEXT && cell.size > 65536) {
+            cell.size = 65536;
+        } else if (fault == Fault::TextCutAtNul && cell.kind == TDG_KIND_TEXT &&
+                   text.find('\0') != std::string::npos) {
+            cell.size = text.find('\0');
+        } else {
+            return false;
+        }
+        return true;
+    }
+
     void change(TdgCell& cell, TdgValueKind requested) {
         std::string_view text(cell.data != nullptr ? cell.data : "", cell.size);
+        if (changeValue(cell)) return;
         if (fault == Fault::UuidUpperCase && cell.kind == TDG_KIND_TEXT && isUuid(text)) {
             std::string upper(text);
             for (char& c : upper)
@@ -425,7 +494,12 @@ TdgStatus forwardRead(TdgStatus (*call)(TdgConnection*, const Request*, TdgBatch
     std::vector<TdgValueKind> kinds;
     Request copy = innerRequest(self, *request, kinds);
     SinkShim shim = shimFor(self, *request, sink, context);
-    return call(under, &copy, &SinkShim::deliver, &shim, error);
+    TdgStatus status = call(under, &copy, &SinkShim::deliver, &shim, error);
+    if (fault == Fault::LostConnectionPermanent && status == TDG_IO && error != nullptr) {
+        error->retryable = 0;
+        return TDG_UNKNOWN;
+    }
+    return status;
 }
 
 TdgStatus fetchRows(TdgConnection* connection, const TdgFetchRequest* request, TdgBatchSink sink,
@@ -467,6 +541,57 @@ TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* reques
 TdgStatus scanTable(TdgConnection* connection, const TdgScanRequest* request, TdgBatchSink sink,
                     void* context, TdgError* error) {
     return forwardRead(inner.scan_table, connection, request, sink, context, error);
+}
+
+// Between the shim and the host's sink: keeps the last row a chunk delivered (ChunkInclusive).
+struct ChunkRecorder {
+    Connection* connection;
+    TdgBatchSink sink;
+    void* context;
+
+    static int32_t deliver(void* self, const TdgRowBatch* batch) {
+        auto* recorder = static_cast<ChunkRecorder*>(self);
+        if (batch->num_rows > 0) {
+            recorder->connection->lastChunkRow.take(
+                batch->cells + (batch->num_rows - 1) * batch->num_columns, batch->num_columns);
+        }
+        return recorder->sink(recorder->context, batch);
+    }
+};
+
+TdgStatus scanChunk(TdgConnection* connection, const TdgScanRequest* request, TdgBatchSink sink,
+                    void* context, TdgError* error) {
+    if (fault != Fault::ChunkInclusive || connection == nullptr || request == nullptr ||
+        sink == nullptr) {
+        return forwardRead(inner.scan_chunk, connection, request, sink, context, error);
+    }
+    Connection& self = *wrapped(connection);
+    TdgScanRequest copy = *request;
+    OwnedRow& last = self.lastChunkRow;
+    if (request->after_key != nullptr && !last.cells.empty()) {
+        // The chunk starts at its after_key's row again, as "key >= ?" reads it.
+        TdgRowBatch batch{1, static_cast<int32_t>(last.cells.size()), 0, last.cells.data()};
+        if (sink(context, &batch) != 0) return TDG_CANCELLED;
+        if (--copy.max_rows == 0) return TDG_OK;
+    }
+    ChunkRecorder recorder{&self, sink, context};
+    return forwardRead(inner.scan_chunk, connection, &copy, &ChunkRecorder::deliver, &recorder,
+                       error);
+}
+
+TdgStatus estimateRows(TdgConnection* connection, const TdgTableRef* table, int64_t* rows,
+                       TdgError* error) {
+    return inner.estimate_rows(begin(connection), table, rows, error);
+}
+
+TdgStatus journalBounds(TdgConnection* connection, const TdgTableRef* diffgen,
+                        TdgJournalBounds* out, TdgError* error) {
+    return inner.journal_bounds(begin(connection), diffgen, out, error);
+}
+
+TdgStatus inspectJournal(TdgConnection* connection, const TdgJournalRequest* request,
+                         TdgJournalInspection* out, TdgError* error) {
+    return inner.inspect_journal(begin(connection), request, out, error);
 }
 
 TdgStatus checkHorizon(TdgConnection* connection, const TdgHorizonMark* mark, int32_t* state,
@@ -560,6 +685,12 @@ extern "C" __attribute__((visibility("default"))) TdgStatus tdg_driver_init(int3
     }
     if (driver->struct_size >= TDG_DRIVER_SIZE_4 && inner.describe_tables != nullptr) {
         driver->describe_tables = &describeTables;
+    }
+    if (driver->struct_size >= TDG_DRIVER_SIZE_5) {
+        if (inner.scan_chunk != nullptr) driver->scan_chunk = &scanChunk;
+        if (inner.estimate_rows != nullptr) driver->estimate_rows = &estimateRows;
+        if (inner.journal_bounds != nullptr) driver->journal_bounds = &journalBounds;
+        if (inner.inspect_journal != nullptr) driver->inspect_journal = &inspectJournal;
     }
     return TDG_OK;
 }

@@ -317,7 +317,7 @@ TEST_CASE("mysql types: describe_table reports kinds that match the cells") {
     CHECK(byName["c_dec124"].precision == 12);
     CHECK(byName["c_dec124"].scale == 4);
     CHECK(byName["c_dec124"].jsonSchema == R"({"type":"number","multipleOf":0.0001})");
-    CHECK(byName["c_dec3810"].jsonSchema == R"({"type":"number","multipleOf":0.0000000001})");
+    CHECK(byName["c_dec3810"].jsonSchema == R"({"type":"number"})");  // 38 digits > 28
     CHECK(byName["c_double"].jsonSchema == R"({"type":"number"})");
     CHECK(byName["c_json"].jsonSchema == "{}");
     CHECK(byName["c_json_chk"].jsonSchema == "{}");

@@ -11,10 +11,24 @@
 namespace tapdiffgen::sdk {
 
 /// JSON Schema (without null) for a column of `kind`; `scale` >= 0 adds multipleOf 10^-scale to
-/// DECIMAL columns. Extra keywords (e.g. "format") follow the kind's convention:
-/// DATE → format date, TIME → format time, TIMESTAMP(TZ) → format date-time,
-/// BYTES → contentEncoding base16, JSON → no type restriction.
+/// DECIMAL columns, for a column whose values have at most kLargestCheckedPrecision digits (a
+/// driver that knows the precision uses jsonSchemaForDecimal). Extra keywords (e.g. "format")
+/// follow the kind's convention: DATE → format date, TIMESTAMP(TZ) → format date-time,
+/// BYTES → contentEncoding base16, JSON → no type restriction, TIME → a plain string (a time
+/// without zone, or MySQL's duration: JSON Schema's format time requires an offset; a time
+/// with time zone passes format "time" to the three-argument form).
 std::string jsonSchemaForKind(TdgValueKind kind, int scale = -1);
+
+/// The most digits a multipleOf 10^-scale may be checked against: a consumer on Python's
+/// default decimal context (28 digits: jsonschema, singer-python, singer-check-tap) raises
+/// DivisionImpossible for `value % 10^-scale` once the quotient has more digits. Since SDK 0.2.0.
+constexpr int kLargestCheckedPrecision = 28;
+
+/// The schema of a DECIMAL column of `precision` digits in all (-1: unknown or unbounded) and
+/// `scale` decimals (-1: none declared): {"type":"number"}, with multipleOf 10^-scale only when
+/// both are declared and precision <= kLargestCheckedPrecision, so that every consumer can check
+/// it. Wider columns keep their scale in the values' digits alone. Since SDK 0.2.0.
+std::string jsonSchemaForDecimal(int precision, int scale);
 
 /// The same with a "format" keyword, e.g. (TDG_KIND_TEXT, -1, "uuid") →
 /// {"type":"string","format":"uuid"}; it replaces the kind's own format (DATE's "date", ...).

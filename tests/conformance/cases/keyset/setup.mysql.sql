@@ -10,3 +10,5 @@ CREATE TABLE tdg_conf_keyset (
 INSERT INTO tdg_conf_keyset
     WITH RECURSIVE seq (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 20000)
     SELECT n % 61, CONCAT('o''', LPAD(n * 7919 % 20011, 5, '0')), n FROM seq;
+-- estimate_rows reads the table's statistics.
+ANALYZE TABLE tdg_conf_keyset;

@@ -13,3 +13,5 @@ INSERT INTO tdg_conf_keyset
       FROM generate_series(1, 20000) AS n;
 -- Setup runs as an administrator; the tap's login reads through PUBLIC, so no case names it.
 GRANT SELECT ON tdg_conf_keyset TO PUBLIC;
+-- estimate_rows reads the planner's statistics.
+ANALYZE tdg_conf_keyset;

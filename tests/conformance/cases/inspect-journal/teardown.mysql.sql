@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS tdg_conf_ij_lines, tdg_conf_ij_orders, tdg_conf_ij_log;

@@ -1,0 +1,2 @@
+DROP VIEW IF EXISTS tdg_conf_lost;
+DROP TABLE IF EXISTS tdg_conf_lost_rows;

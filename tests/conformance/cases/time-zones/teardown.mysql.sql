@@ -1,0 +1,2 @@
+SET GLOBAL time_zone = DEFAULT;
+DROP TABLE IF EXISTS tdg_conf_zone;
