@@ -114,8 +114,9 @@ std::vector<SettingSpec> buildSettingSpecs() {
             .defaultJson("0")
             .minimum(0),
         Spec("on_bad_event", "string",
-             "What to do with a diffgen row whose op is unknown or whose table_id is "
-             "NULL: fail the run, or skip the row with a warning.")
+             "What to do with a diffgen row whose op is unknown, whose table_id is NULL "
+             "or whose key its column cannot hold: fail (the run; for a key, that stream "
+             "alone), or skip the row with a warning.")
             .defaultJson("\"fail\"")
             .allowed({"fail", "skip"}),
         Spec("horizon_settle_seconds", "number",

@@ -209,3 +209,17 @@ TEST_CASE("a key its column cannot hold stops that stream alone, before the even
           "stream 'alpha': diffgen id 3 journals key '1.5' for column 'id' (its type), which is "
           "not a value of that type");
 }
+
+TEST_CASE("a binary key journalled raw names the upgrade of its trigger") {
+    TestPage page({{1, "a", "A", 'i'}});
+    PageStreams streams;
+    streams.add("a", {std::make_shared<const KeySpec>(
+                          KeySpec{{KeyColumn{"k", TDG_KIND_BYTES, false, "varbinary(8)", -1}}}),
+                      false, "alpha"});
+    const PagePlan plan(page.page(), streams, readingAll(1));
+    REQUIRE(plan.stops()[0].has_value());
+    CHECK(plan.stops()[0]->message ==
+          "stream 'alpha': diffgen id 1 journals key 'A' for column 'k' (varbinary(8)), which is "
+          "not a value of that type; a trigger of an older version journals binary keys raw: run "
+          "the shipped diffgen SQL file again, or attach the table again (diffgen_attach('a'))");
+}

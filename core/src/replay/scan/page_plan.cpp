@@ -100,6 +100,14 @@ std::optional<RowKey> PagePlan::keyOf(const TdgEvent& event, const StreamKeyRule
     // the others go on.
     std::string message = "stream '" + rule.streamName + "': diffgen id " +
                           std::to_string(event.id) + " " + failure.describe(rawKey, *rule.key);
+    if (failure.column >= 0 && failure.fault == KeyTextFault::Unreadable &&
+        rule.key->columns[static_cast<size_t>(failure.column)].kind == TDG_KIND_BYTES) {
+        // Which bytes a raw text stood for cannot be told: the trigger must be upgraded.
+        message +=
+            "; a trigger of an older version journals binary keys raw: run the shipped "
+            "diffgen SQL file again, or attach the table again (diffgen_attach('" +
+            std::string(event.table_name) + "'))";
+    }
     if (options.skipBadEvents) {
         log::warning(message + "; skipped because on_bad_event is 'skip'");
         ++skipped_;
