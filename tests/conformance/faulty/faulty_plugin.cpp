@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -56,6 +57,8 @@ enum class Fault {
     TextCutAtNul,             // text cut at its first NUL (a C string)
     ChunkInclusive,           // scan_chunk starts at its after_key row (">=") instead of after it
     LostConnectionPermanent,  // a lost connection reported as UNKNOWN, not retryable
+    KeysUnquoted,             // fetch keys pasted unquoted into a list or array literal: a key
+                              // with a comma, quote, brace, backslash or blank finds no row
 };
 
 const std::map<std::string, Fault>& faults() {
@@ -78,6 +81,7 @@ const std::map<std::string, Fault>& faults() {
         {"text-cut-at-nul", Fault::TextCutAtNul},
         {"chunk-inclusive", Fault::ChunkInclusive},
         {"lost-connection-permanent", Fault::LostConnectionPermanent},
+        {"keys-unquoted", Fault::KeysUnquoted},
     };
     return byName;
 }
@@ -445,11 +449,43 @@ const TdgValueKind* kindsOf(const TdgScanRequest& r) {
     return r.struct_size >= TDG_SCAN_REQUEST_SIZE_2 ? r.column_kinds : nullptr;
 }
 
-// A request as the plugin under this one reads it: its own kinds, and FetchFirstChunkOnly's
-// first chunk of keys.
+// What an unquoted array literal ({a,b}) misreads: a key text that needs quoting in one.
+bool needsQuoting(std::string_view key) {
+    return key.empty() || key.find_first_of(",\"{}\\") != std::string_view::npos ||
+           key.front() == ' ' || key.back() == ' ' || key == "NULL";
+}
+
+// The keys of a fetch without those an unquoted list loses (KeysUnquoted), in `keys`.
+struct KeptKeys {
+    std::vector<const char*> texts;
+    std::vector<uint64_t> sizes;
+};
+
+void keepQuotableKeys(TdgFetchRequest& copy, KeptKeys& kept) {
+    const int64_t width = copy.struct_size >= TDG_FETCH_REQUEST_SIZE_2 && copy.num_key_columns > 1
+                              ? copy.num_key_columns
+                              : 1;
+    for (int64_t k = 0; k < copy.num_keys; ++k) {
+        bool lost = false;
+        for (int64_t c = 0; c < width; ++c) {
+            const int64_t at = k * width + c;
+            lost = lost || needsQuoting(std::string_view(copy.keys[at], copy.key_sizes[at]));
+        }
+        if (lost) continue;
+        kept.texts.insert(kept.texts.end(), copy.keys + k * width, copy.keys + (k + 1) * width);
+        kept.sizes.insert(kept.sizes.end(), copy.key_sizes + k * width,
+                          copy.key_sizes + (k + 1) * width);
+    }
+    copy.num_keys = static_cast<int64_t>(kept.texts.size()) / width;
+    copy.keys = kept.texts.data();
+    copy.key_sizes = kept.sizes.data();
+}
+
+// A request as the plugin under this one reads it: its own kinds, FetchFirstChunkOnly's first
+// chunk of keys, and KeysUnquoted's keys (in `kept`).
 template <typename Request>
 Request innerRequest(Connection& connection, const Request& request,
-                     std::vector<TdgValueKind>& kinds) {
+                     std::vector<TdgValueKind>& kinds, KeptKeys& kept) {
     Request copy{};
     std::memcpy(&copy, &request, std::min<size_t>(request.struct_size, sizeof(Request)));
     if (kindsOf(request) != nullptr) {
@@ -460,6 +496,9 @@ Request innerRequest(Connection& connection, const Request& request,
     if constexpr (std::is_same_v<Request, TdgFetchRequest>) {
         if (fault == Fault::FetchFirstChunkOnly) {
             copy.num_keys = std::min(copy.num_keys, kOwnPageSize);
+        }
+        if (fault == Fault::KeysUnquoted && copy.keys != nullptr && copy.key_sizes != nullptr) {
+            keepQuotableKeys(copy, kept);
         }
     }
     return copy;
@@ -492,7 +531,8 @@ TdgStatus forwardRead(TdgStatus (*call)(TdgConnection*, const Request*, TdgBatch
     }
     Connection& self = *wrapped(connection);
     std::vector<TdgValueKind> kinds;
-    Request copy = innerRequest(self, *request, kinds);
+    KeptKeys kept;
+    Request copy = innerRequest(self, *request, kinds, kept);
     SinkShim shim = shimFor(self, *request, sink, context);
     TdgStatus status = call(under, &copy, &SinkShim::deliver, &shim, error);
     if (fault == Fault::LostConnectionPermanent && status == TDG_IO && error != nullptr) {
@@ -521,6 +561,7 @@ TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* reques
         reinterpret_cast<const char*>(requests),
         reinterpret_cast<const char*>(requests) + stride * static_cast<size_t>(count));
     std::vector<std::vector<TdgValueKind>> kinds(static_cast<size_t>(count));
+    std::vector<KeptKeys> kept(static_cast<size_t>(count));
     std::vector<SinkShim> shims;
     std::vector<TdgBatchSink> shimSinks(static_cast<size_t>(count), &SinkShim::deliver);
     std::vector<void*> shimContexts;
@@ -528,7 +569,8 @@ TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* reques
     for (int64_t i = 0; i < count; ++i) {
         const auto& request = *reinterpret_cast<const TdgFetchRequest*>(
             reinterpret_cast<const char*>(requests) + i * static_cast<int64_t>(stride));
-        TdgFetchRequest copy = innerRequest(self, request, kinds[static_cast<size_t>(i)]);
+        TdgFetchRequest copy = innerRequest(self, request, kinds[static_cast<size_t>(i)],
+                                            kept[static_cast<size_t>(i)]);
         std::memcpy(copies.data() + static_cast<size_t>(i) * stride, &copy,
                     std::min(stride, sizeof(copy)));
         shims.push_back(shimFor(self, request, sinks[i], contexts[i]));
