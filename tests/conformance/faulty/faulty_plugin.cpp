@@ -59,6 +59,8 @@ enum class Fault {
     LostConnectionPermanent,  // a lost connection reported as UNKNOWN, not retryable
     KeysUnquoted,             // fetch keys pasted unquoted into a list or array literal: a key
                               // with a comma, quote, brace, backslash or blank finds no row
+    ChunkAfterFirstKey,       // scan_chunk after the after_key's first column alone ("a > ?"):
+                              // the rest of that column's run is skipped
 };
 
 const std::map<std::string, Fault>& faults() {
@@ -82,6 +84,7 @@ const std::map<std::string, Fault>& faults() {
         {"chunk-inclusive", Fault::ChunkInclusive},
         {"lost-connection-permanent", Fault::LostConnectionPermanent},
         {"keys-unquoted", Fault::KeysUnquoted},
+        {"chunk-after-first-key", Fault::ChunkAfterFirstKey},
     };
     return byName;
 }
@@ -601,10 +604,59 @@ struct ChunkRecorder {
     }
 };
 
+// Between the shim and the host's sink (ChunkAfterFirstKey): what "first > ?" reads, from a
+// chunk read after the whole key with room for the run it leaves out: no row whose first key
+// column equals the after_key's, and at most max_rows.
+struct FirstKeyFilter {
+    TdgBatchSink sink;
+    void* context;
+    size_t firstKey;
+    std::string after;
+    int64_t left;
+
+    static int32_t deliver(void* self, const TdgRowBatch* batch) {
+        auto* filter = static_cast<FirstKeyFilter*>(self);
+        std::vector<TdgCell> rows;
+        const auto width = static_cast<size_t>(batch->num_columns);
+        for (int64_t r = 0; r < batch->num_rows && filter->left > 0; ++r) {
+            const TdgCell* row = batch->cells + r * batch->num_columns;
+            if (SinkShim::valueOf(row[filter->firstKey]) == filter->after) continue;
+            rows.insert(rows.end(), row, row + width);
+            --filter->left;
+        }
+        if (rows.empty()) return 0;
+        TdgRowBatch kept = *batch;
+        kept.num_rows = static_cast<int64_t>(rows.size() / std::max<size_t>(width, 1));
+        kept.cells = rows.data();
+        return filter->sink(filter->context, &kept);
+    }
+};
+
+// The run of equal first key values the faulty chunk may leave out is read on top of max_rows.
+constexpr int64_t kLongestSkippedRun = 2000;
+
+TdgStatus scanChunkAfterFirstKey(TdgConnection* connection, const TdgScanRequest* request,
+                                 TdgBatchSink sink, void* context, TdgError* error) {
+    size_t firstKey = 0;
+    for (int32_t c = 0; c < request->num_columns; ++c) {
+        if (std::strcmp(request->columns[c], request->key_column) == 0) firstKey = c;
+    }
+    FirstKeyFilter filter{sink, context, firstKey, SinkShim::valueOf(request->after_key[0]),
+                          request->max_rows};
+    TdgScanRequest copy = *request;
+    copy.max_rows = request->max_rows + kLongestSkippedRun;
+    return forwardRead(inner.scan_chunk, connection, &copy, &FirstKeyFilter::deliver, &filter,
+                       error);
+}
+
 TdgStatus scanChunk(TdgConnection* connection, const TdgScanRequest* request, TdgBatchSink sink,
                     void* context, TdgError* error) {
-    if (fault != Fault::ChunkInclusive || connection == nullptr || request == nullptr ||
-        sink == nullptr) {
+    const bool wellFormed = connection != nullptr && request != nullptr && sink != nullptr;
+    if (fault == Fault::ChunkAfterFirstKey && wellFormed && request->after_key != nullptr &&
+        request->num_key_columns > 1) {
+        return scanChunkAfterFirstKey(connection, request, sink, context, error);
+    }
+    if (fault != Fault::ChunkInclusive || !wellFormed) {
         return forwardRead(inner.scan_chunk, connection, request, sink, context, error);
     }
     Connection& self = *wrapped(connection);
