@@ -11,6 +11,8 @@
 // command; afterwards describe_tables on the connection opened before any of them must give
 // what describe_table gives on a new connection, and that must differ from before (else the
 // alteration checks nothing).
+#include <algorithm>
+
 #include "case_result.hpp"
 #include "cell_text.hpp"
 #include "expected_json.hpp"
@@ -29,12 +31,24 @@ std::string columnText(const ColumnDescription& column) {
            (column.primaryKey ? " key" : "") + " " + column.jsonSchema;
 }
 
-std::string describedText(const std::vector<ColumnDescription>& columns) {
-    std::string text;
-    for (const ColumnDescription& column : columns) {
-        text += (text.empty() ? "" : "; ") + columnText(column);
+std::vector<std::string> describedText(const std::vector<ColumnDescription>& columns) {
+    std::vector<std::string> texts;
+    for (const ColumnDescription& column : columns) texts.push_back(columnText(column));
+    return texts;
+}
+
+// The first column in which two descriptions differ, for a message.
+std::string firstDifference(const std::vector<std::string>& got,
+                            const std::vector<std::string>& now) {
+    for (size_t c = 0; c < std::max(got.size(), now.size()); ++c) {
+        const std::string before = c < got.size() ? "[" + got[c] + "]" : "nothing";
+        const std::string after = c < now.size() ? "[" + now[c] + "]" : "nothing";
+        if (before != after) {
+            return "gives column " + std::to_string(c + 1) + " as " + before +
+                   ", the table now has " + after;
+        }
     }
-    return text;
+    return "gives the same columns";
 }
 
 std::vector<ColumnDescription> freshDescription(const LiveContext& context,
@@ -51,26 +65,26 @@ std::string checkDescribeTables(const LiveContext& context, const CaseFiles& fil
     auto connection = openConnection(context);
     std::string stage = "describe_tables";
     try {
-        std::string before = describedText(connection->describeTables({table}).at(0));
-        require(before == describedText(freshDescription(context, table)),
-                "describe_tables gave [" + before + "], describe_table on a new connection [" +
-                    describedText(freshDescription(context, table)) + "]");
+        std::vector<std::string> before = describedText(connection->describeTables({table}).at(0));
+        const std::vector<std::string> first = describedText(freshDescription(context, table));
+        require(before == first, "describe_tables " + firstDifference(before, first) +
+                                     " (describe_table on a new connection)");
         size_t count = 0;
         for (const Poco::JSON::Object::Ptr& alteration :
              objectsOf(arrayOf(expected, "alterations"))) {
             const std::string what = textOf(alteration, "what");
             stage = "describe_tables after " + what;
             runSql(*context.setupCommand, textOf(alteration, "sql"), "alteration '" + what + "'");
-            const std::string fresh = describedText(freshDescription(context, table));
+            const std::vector<std::string> fresh = describedText(freshDescription(context, table));
             require(fresh != before, "expected.json: the alteration '" + what +
                                          "' changed nothing describe_table reports");
-            const std::string cached = describedText(connection->describeTables({table}).at(0));
-            require(cached == fresh, "after " + what +
-                                         ", describe_tables on a connection opened "
-                                         "before gave [" +
-                                         cached + "], the table now has [" + fresh +
-                                         "]: the plugin answers a description it cached, so its "
-                                         "check for a changed table misses this change");
+            const std::vector<std::string> cached =
+                describedText(connection->describeTables({table}).at(0));
+            require(cached == fresh,
+                    "after " + what + ", describe_tables on a connection opened before " +
+                        firstDifference(cached, fresh) +
+                        ": the plugin answers a description it cached, so its check for a "
+                        "changed table misses this change");
             before = fresh;
             ++count;
         }

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "abi_error.hpp"
 #include "case_result.hpp"
 #include "cell_text.hpp"
 #include "chunk_scan.hpp"
@@ -149,8 +150,7 @@ std::string checkEstimate(const LiveContext& context, const core::TableRef& tabl
     int64_t rows = -2;
     TdgError error{};
     const TdgStatus status = driver.estimate_rows(raw, &ref, &rows, &error);
-    const std::string message = error.message != nullptr ? error.message : "";
-    if (error.release != nullptr) error.release(&error);
+    const std::string message = takeErrorMessage(error);
     driver.close(raw);
     if (status == TDG_NOT_IMPLEMENTED) return "estimate_rows not implemented";
     require(status == TDG_OK, "estimate_rows failed: " + message);

@@ -1,6 +1,7 @@
 #include "row_collector.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <tuple>
 
@@ -108,18 +109,31 @@ void requireSameRows(const std::string& what, const std::vector<RowText>& expect
             " expected): a page or chunk that starts at its bound's row again "
             "(after a key means strictly after it), or one key read twice");
     }
+    if (expected.size() != actual.size()) {
+        // Name what is missing or extra, not the first place where the sorted lists part.
+        std::vector<RowText> missing, extra;
+        std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(),
+                            std::back_inserter(missing));
+        std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(),
+                            std::back_inserter(extra));
+        std::string example;
+        if (!missing.empty()) {
+            example = "first missing: " + rowDisplay(missing.front()) + ", " +
+                      std::to_string(missing.size()) + " missing in all";
+        }
+        if (!extra.empty()) {
+            example += (example.empty() ? "" : "; ") + std::string("first extra: ") +
+                       rowDisplay(extra.front());
+        }
+        throw CaseFailure(what + ": expected " + std::to_string(expected.size()) + " rows, got " +
+                          std::to_string(actual.size()) + " (" + example + ")");
+    }
     for (size_t i = 0; i < std::min(expected.size(), actual.size()); ++i) {
         if (expected[i] != actual[i]) {
             throw CaseFailure(what + ": expected row " + rowDisplay(expected[i]) + ", got " +
                               rowDisplay(actual[i]) + firstDifference(expected[i], actual[i]));
         }
     }
-    if (expected.size() == actual.size()) return;
-    std::string example = actual.size() > expected.size()
-                              ? "first extra: " + rowDisplay(actual[expected.size()])
-                              : "first missing: " + rowDisplay(expected[actual.size()]);
-    throw CaseFailure(what + ": expected " + std::to_string(expected.size()) + " rows, got " +
-                      std::to_string(actual.size()) + " (" + example + ")");
 }
 
 }  // namespace tapdiffgen::conformance

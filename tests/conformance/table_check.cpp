@@ -26,6 +26,7 @@
 #include "record_check.hpp"
 #include "row_collector.hpp"
 #include "setup_sql.hpp"
+#include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::conformance {
 namespace {
@@ -182,7 +183,7 @@ std::optional<int> placesAllowed(const std::string& jsonSchema) {
 
 // Python's default decimal context: `value % multipleOf` of a quotient with more digits raises
 // DivisionImpossible in jsonschema, singer-python and singer-check-tap.
-constexpr int kConsumerDigits = 28;
+constexpr int kConsumerDigits = sdk::kLargestCheckedPrecision;
 
 // The digits of value / 10^-places: the integer part's significant digits and `places`.
 int quotientDigits(const std::string& value, int places) {

@@ -19,8 +19,10 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -56,6 +58,13 @@ enum class Fault {
     TextCutAtNul,             // text cut at its first NUL (a C string)
     ChunkInclusive,           // scan_chunk starts at its after_key row (">=") instead of after it
     LostConnectionPermanent,  // a lost connection reported as UNKNOWN, not retryable
+    KeysUnquoted,             // fetch keys pasted unquoted into a list or array literal: a key
+                              // with a comma, quote, brace, backslash or blank finds no row
+    ChunkAfterFirstKey,       // scan_chunk after the after_key's first column alone ("a > ?"):
+                              // the rest of that column's run is skipped
+    DigestCountsColumns,      // describe_tables answers from a cache whose digest of a table is
+                              // its number of columns: a rename, a new type or nullability, or a
+                              // column moved is not seen
 };
 
 const std::map<std::string, Fault>& faults() {
@@ -78,6 +87,9 @@ const std::map<std::string, Fault>& faults() {
         {"text-cut-at-nul", Fault::TextCutAtNul},
         {"chunk-inclusive", Fault::ChunkInclusive},
         {"lost-connection-permanent", Fault::LostConnectionPermanent},
+        {"keys-unquoted", Fault::KeysUnquoted},
+        {"chunk-after-first-key", Fault::ChunkAfterFirstKey},
+        {"digest-counts-columns", Fault::DigestCountsColumns},
     };
     return byName;
 }
@@ -120,8 +132,28 @@ struct OwnedRow {
     }
 };
 
+// A column list kept beyond the call that returned it (its texts in a deque, which never moves
+// them).
+struct OwnedColumns {
+    std::vector<TdgColumn> columns;
+    std::deque<std::string> texts;
+
+    static std::unique_ptr<OwnedColumns> of(const TdgColumn* columns, int32_t count) {
+        auto owned = std::make_unique<OwnedColumns>();
+        owned->columns.assign(columns, columns + count);
+        for (TdgColumn& column : owned->columns) {
+            for (const char** text : {&column.name, &column.sql_type, &column.json_schema}) {
+                if (*text != nullptr) *text = owned->texts.emplace_back(*text).c_str();
+            }
+        }
+        return owned;
+    }
+};
+
 struct Connection {
     TdgConnection* inner = nullptr;
+    // DigestCountsColumns: the first description of each table
+    std::map<std::string, std::unique_ptr<OwnedColumns>> cachedDescriptions;
     OwnedRow lastChunkRow;  // ChunkInclusive: the last row of the last chunk
     std::atomic<bool> cancelRequested{false};
     bool marked = false;
@@ -408,11 +440,33 @@ TdgStatus describeTable(TdgConnection* connection, const TdgTableRef* table, Tdg
     return status;
 }
 
+// DigestCountsColumns: `list` replaced by the cached description of `table` when that has as
+// many columns, else kept in the cache.
+void answerFromCache(Connection& connection, const TdgTableRef& table, TdgColumnList& list) {
+    auto& cached = connection.cachedDescriptions[tableKey(table)];
+    if (cached == nullptr || cached->columns.size() != static_cast<size_t>(list.num_columns)) {
+        cached = OwnedColumns::of(list.columns, list.num_columns);
+        return;
+    }
+    auto* copy = OwnedColumns::of(cached->columns.data(), list.num_columns).release();
+    if (list.release != nullptr) list.release(&list);
+    list.num_columns = static_cast<int32_t>(copy->columns.size());
+    list.columns = copy->columns.data();
+    list.private_data = copy;
+    list.release = [](TdgColumnList* self) {
+        delete static_cast<OwnedColumns*>(self->private_data);
+        *self = TdgColumnList{};
+    };
+}
+
 TdgStatus describeTables(TdgConnection* connection, const TdgTableRef* tables, int64_t count,
                          TdgColumnList* out, TdgError* error) {
     TdgStatus status = inner.describe_tables(begin(connection), tables, count, out, error);
     if (status == TDG_OK && connection != nullptr && tables != nullptr && out != nullptr) {
         for (int64_t i = 0; i < count; ++i) {
+            if (fault == Fault::DigestCountsColumns) {
+                answerFromCache(*wrapped(connection), tables[i], out[i]);
+            }
             remember(*wrapped(connection), tables[i], out[i]);
             changeColumns(out[i]);
         }
@@ -445,11 +499,43 @@ const TdgValueKind* kindsOf(const TdgScanRequest& r) {
     return r.struct_size >= TDG_SCAN_REQUEST_SIZE_2 ? r.column_kinds : nullptr;
 }
 
-// A request as the plugin under this one reads it: its own kinds, and FetchFirstChunkOnly's
-// first chunk of keys.
+// What an unquoted array literal ({a,b}) misreads: a key text that needs quoting in one.
+bool needsQuoting(std::string_view key) {
+    return key.empty() || key.find_first_of(",\"{}\\") != std::string_view::npos ||
+           key.front() == ' ' || key.back() == ' ' || key == "NULL";
+}
+
+// The keys of a fetch without those an unquoted list loses (KeysUnquoted), in `keys`.
+struct KeptKeys {
+    std::vector<const char*> texts;
+    std::vector<uint64_t> sizes;
+};
+
+void keepQuotableKeys(TdgFetchRequest& copy, KeptKeys& kept) {
+    const int64_t width = copy.struct_size >= TDG_FETCH_REQUEST_SIZE_2 && copy.num_key_columns > 1
+                              ? copy.num_key_columns
+                              : 1;
+    for (int64_t k = 0; k < copy.num_keys; ++k) {
+        bool lost = false;
+        for (int64_t c = 0; c < width; ++c) {
+            const int64_t at = k * width + c;
+            lost = lost || needsQuoting(std::string_view(copy.keys[at], copy.key_sizes[at]));
+        }
+        if (lost) continue;
+        kept.texts.insert(kept.texts.end(), copy.keys + k * width, copy.keys + (k + 1) * width);
+        kept.sizes.insert(kept.sizes.end(), copy.key_sizes + k * width,
+                          copy.key_sizes + (k + 1) * width);
+    }
+    copy.num_keys = static_cast<int64_t>(kept.texts.size()) / width;
+    copy.keys = kept.texts.data();
+    copy.key_sizes = kept.sizes.data();
+}
+
+// A request as the plugin under this one reads it: its own kinds, FetchFirstChunkOnly's first
+// chunk of keys, and KeysUnquoted's keys (in `kept`).
 template <typename Request>
 Request innerRequest(Connection& connection, const Request& request,
-                     std::vector<TdgValueKind>& kinds) {
+                     std::vector<TdgValueKind>& kinds, KeptKeys& kept) {
     Request copy{};
     std::memcpy(&copy, &request, std::min<size_t>(request.struct_size, sizeof(Request)));
     if (kindsOf(request) != nullptr) {
@@ -460,6 +546,9 @@ Request innerRequest(Connection& connection, const Request& request,
     if constexpr (std::is_same_v<Request, TdgFetchRequest>) {
         if (fault == Fault::FetchFirstChunkOnly) {
             copy.num_keys = std::min(copy.num_keys, kOwnPageSize);
+        }
+        if (fault == Fault::KeysUnquoted && copy.keys != nullptr && copy.key_sizes != nullptr) {
+            keepQuotableKeys(copy, kept);
         }
     }
     return copy;
@@ -492,7 +581,8 @@ TdgStatus forwardRead(TdgStatus (*call)(TdgConnection*, const Request*, TdgBatch
     }
     Connection& self = *wrapped(connection);
     std::vector<TdgValueKind> kinds;
-    Request copy = innerRequest(self, *request, kinds);
+    KeptKeys kept;
+    Request copy = innerRequest(self, *request, kinds, kept);
     SinkShim shim = shimFor(self, *request, sink, context);
     TdgStatus status = call(under, &copy, &SinkShim::deliver, &shim, error);
     if (fault == Fault::LostConnectionPermanent && status == TDG_IO && error != nullptr) {
@@ -521,6 +611,7 @@ TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* reques
         reinterpret_cast<const char*>(requests),
         reinterpret_cast<const char*>(requests) + stride * static_cast<size_t>(count));
     std::vector<std::vector<TdgValueKind>> kinds(static_cast<size_t>(count));
+    std::vector<KeptKeys> kept(static_cast<size_t>(count));
     std::vector<SinkShim> shims;
     std::vector<TdgBatchSink> shimSinks(static_cast<size_t>(count), &SinkShim::deliver);
     std::vector<void*> shimContexts;
@@ -528,7 +619,8 @@ TdgStatus fetchRowsMany(TdgConnection* connection, const TdgFetchRequest* reques
     for (int64_t i = 0; i < count; ++i) {
         const auto& request = *reinterpret_cast<const TdgFetchRequest*>(
             reinterpret_cast<const char*>(requests) + i * static_cast<int64_t>(stride));
-        TdgFetchRequest copy = innerRequest(self, request, kinds[static_cast<size_t>(i)]);
+        TdgFetchRequest copy = innerRequest(self, request, kinds[static_cast<size_t>(i)],
+                                            kept[static_cast<size_t>(i)]);
         std::memcpy(copies.data() + static_cast<size_t>(i) * stride, &copy,
                     std::min(stride, sizeof(copy)));
         shims.push_back(shimFor(self, request, sinks[i], contexts[i]));
@@ -559,10 +651,59 @@ struct ChunkRecorder {
     }
 };
 
+// Between the shim and the host's sink (ChunkAfterFirstKey): what "first > ?" reads, from a
+// chunk read after the whole key with room for the run it leaves out: no row whose first key
+// column equals the after_key's, and at most max_rows.
+struct FirstKeyFilter {
+    TdgBatchSink sink;
+    void* context;
+    size_t firstKey;
+    std::string after;
+    int64_t left;
+
+    static int32_t deliver(void* self, const TdgRowBatch* batch) {
+        auto* filter = static_cast<FirstKeyFilter*>(self);
+        std::vector<TdgCell> rows;
+        const auto width = static_cast<size_t>(batch->num_columns);
+        for (int64_t r = 0; r < batch->num_rows && filter->left > 0; ++r) {
+            const TdgCell* row = batch->cells + r * batch->num_columns;
+            if (SinkShim::valueOf(row[filter->firstKey]) == filter->after) continue;
+            rows.insert(rows.end(), row, row + width);
+            --filter->left;
+        }
+        if (rows.empty()) return 0;
+        TdgRowBatch kept = *batch;
+        kept.num_rows = static_cast<int64_t>(rows.size() / std::max<size_t>(width, 1));
+        kept.cells = rows.data();
+        return filter->sink(filter->context, &kept);
+    }
+};
+
+// The run of equal first key values the faulty chunk may leave out is read on top of max_rows.
+constexpr int64_t kLongestSkippedRun = 2000;
+
+TdgStatus scanChunkAfterFirstKey(TdgConnection* connection, const TdgScanRequest* request,
+                                 TdgBatchSink sink, void* context, TdgError* error) {
+    size_t firstKey = 0;
+    for (int32_t c = 0; c < request->num_columns; ++c) {
+        if (std::strcmp(request->columns[c], request->key_column) == 0) firstKey = c;
+    }
+    FirstKeyFilter filter{sink, context, firstKey, SinkShim::valueOf(request->after_key[0]),
+                          request->max_rows};
+    TdgScanRequest copy = *request;
+    copy.max_rows = request->max_rows + kLongestSkippedRun;
+    return forwardRead(inner.scan_chunk, connection, &copy, &FirstKeyFilter::deliver, &filter,
+                       error);
+}
+
 TdgStatus scanChunk(TdgConnection* connection, const TdgScanRequest* request, TdgBatchSink sink,
                     void* context, TdgError* error) {
-    if (fault != Fault::ChunkInclusive || connection == nullptr || request == nullptr ||
-        sink == nullptr) {
+    const bool wellFormed = connection != nullptr && request != nullptr && sink != nullptr;
+    if (fault == Fault::ChunkAfterFirstKey && wellFormed && request->after_key != nullptr &&
+        request->num_key_columns > 1) {
+        return scanChunkAfterFirstKey(connection, request, sink, context, error);
+    }
+    if (fault != Fault::ChunkInclusive || !wellFormed) {
         return forwardRead(inner.scan_chunk, connection, request, sink, context, error);
     }
     Connection& self = *wrapped(connection);
