@@ -5,6 +5,7 @@
 #include <mysql.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 

@@ -78,7 +78,7 @@ KeysetTable describe(core::DialectConnection& connection, const Object::Ptr& exp
     for (const std::string& name : stringsOf(arrayOf(expected, "key"))) {
         auto at = std::find(kColumns.begin(), kColumns.end(), name);
         require(at != kColumns.end(), "expected.json: key column '" + name + "' is not a column");
-        target.key.columns.push_back({name, target.kinds[at - kColumns.begin()]});
+        target.key.columns.push_back({name, target.kinds[at - kColumns.begin()], false, "", -1});
     }
     return target;
 }

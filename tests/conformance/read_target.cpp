@@ -1,6 +1,7 @@
 #include "read_target.hpp"
 
 #include "case_result.hpp"
+#include "catalog/stream_definition.hpp"
 #include "expected_json.hpp"
 
 namespace tapdiffgen::conformance {
@@ -47,7 +48,7 @@ ReadTarget readTargetOf(core::DialectConnection& connection,
     for (const core::ColumnDescription& column : connection.describeTable(target.table)) {
         target.columns.push_back(column.name);
         target.kinds.push_back(column.kind);
-        if (column.name == keyName) target.key.columns.push_back({keyName, column.kind});
+        if (column.name == keyName) target.key.columns.push_back(core::keyColumnOf(column));
     }
     require(!target.key.columns.empty(), "describe_table reported no column '" + keyName + "'");
     return target;

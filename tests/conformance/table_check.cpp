@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "case_result.hpp"
+#include "catalog/stream_definition.hpp"
 #include "cell_text.hpp"
 #include "chunk_scan.hpp"
 #include "expected_json.hpp"
@@ -145,11 +146,11 @@ core::KeySpec keyOf(const Object::Ptr& expected, const std::vector<ColumnDescrip
                                          : std::vector<std::string>{textOf(expected, "key")};
     core::KeySpec key;
     for (const std::string& name : names) {
-        TdgValueKind kind = TDG_KIND_TEXT;
+        core::KeyColumn keyColumn{name, TDG_KIND_TEXT, false, "", -1};
         for (const ColumnDescription& column : described) {
-            if (column.name == name) kind = column.kind;
+            if (column.name == name) keyColumn = core::keyColumnOf(column);
         }
-        key.columns.push_back(core::KeyColumn{name, kind});
+        key.columns.push_back(std::move(keyColumn));
     }
     return key;
 }

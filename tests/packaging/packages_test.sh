@@ -271,6 +271,7 @@ step "sync from PostgreSQL"
 {
     printf 'DROP TABLE IF EXISTS pkgtest_items;\n'
     printf 'DROP TABLE IF EXISTS pkgtest_diffgen CASCADE;\n'
+    printf 'DROP TABLE IF EXISTS pkgtest_diffgen_pruned;\n'
     journal_sql postgres
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id integer PRIMARY KEY, name text);' \
@@ -278,7 +279,7 @@ step "sync from PostgreSQL"
         "INSERT INTO pkgtest_items VALUES (1, 'one'), (2, 'two');" \
         "UPDATE pkgtest_items SET name = 'uno' WHERE id = 1;" \
         'DELETE FROM pkgtest_items WHERE id = 2;' \
-        'GRANT SELECT ON pkgtest_items, pkgtest_diffgen TO PUBLIC;'
+        'GRANT SELECT ON pkgtest_items, pkgtest_diffgen, pkgtest_diffgen_pruned TO PUBLIC;'
 } | $TDG_TEST_PG_ADMIN
 cat >"$scratch/pg.json" <<EOF
 {"sql_dialect": "postgresql", "host": "$TDG_TEST_PG_HOST", "port": $TDG_TEST_PG_PORT,
@@ -289,15 +290,18 @@ EOF
 check_sync "$(cd "$scratch" && $TAP --config "$scratch/pg.json")"
 # shellcheck disable=SC2086
 printf '%s\n' "SELECT pkgtest_diffgen_detach('pkgtest_items');" 'DROP TABLE pkgtest_items;' \
-    'DROP TABLE pkgtest_diffgen CASCADE;' \
+    'DROP TABLE pkgtest_diffgen CASCADE;' 'DROP TABLE pkgtest_diffgen_pruned;' \
     'DROP FUNCTION pkgtest_diffgen_attach, pkgtest_diffgen_detach, pkgtest_diffgen_journal,' \
-    '    pkgtest_diffgen_key_sql, pkgtest_diffgen_key_changed_sql, pkgtest_diffgen_notify;' |
+    '    pkgtest_diffgen_key_sql(text, text[]), pkgtest_diffgen_key_sql(text, text[], regclass),' \
+    '    pkgtest_diffgen_key_value_sql, pkgtest_diffgen_key_changed_sql, pkgtest_diffgen_notify,' \
+    '    pkgtest_diffgen_note_pruned;' |
     $TDG_TEST_PG_ADMIN
 
 step "sync from MariaDB, configured through the environment (--config ENV)"
 # shellcheck disable=SC2086
 {
     printf 'DROP TABLE IF EXISTS pkgtest_items;\nDROP TABLE IF EXISTS pkgtest_diffgen;\n'
+    printf 'DROP TABLE IF EXISTS pkgtest_diffgen_pruned;\n'
     journal_sql mysql
     printf '%s\n' \
         'CREATE TABLE pkgtest_items (id INT PRIMARY KEY, name VARCHAR(50));' \
@@ -314,7 +318,9 @@ check_sync "$(cd "$scratch" && env TAP_DIFFGEN_SQL_DIALECT=mariadb \
     $TAP --config ENV)"
 # shellcheck disable=SC2086
 printf '%s\n' 'DROP TABLE pkgtest_items;' 'DROP TABLE pkgtest_diffgen;' \
-    'DROP VIEW pkgtest_diffgen_triggers;' 'DROP PROCEDURE pkgtest_diffgen_attach;' | $TDG_TEST_MYSQL_ADMIN
+    'DROP TABLE pkgtest_diffgen_pruned;' 'DROP VIEW pkgtest_diffgen_triggers;' \
+    'DROP PROCEDURE pkgtest_diffgen_attach;' 'DROP PROCEDURE pkgtest_diffgen_upgrade_triggers;' |
+    $TDG_TEST_MYSQL_ADMIN
 
 # ---------------------------------------------------------------------------------------------
 step "a plugin built against the installed tap-diffgen-dev"

@@ -40,8 +40,7 @@ KeySpec keySpecOf(const TableSetting& setting, const std::vector<ColumnDescripti
                                  "' (its columns: " + columnList(columns) + ")");
         }
         refuseUnkeyable(*column, setting, where);
-        key.columns.push_back(KeyColumn{column->name, column->kind, holdsUuids(*column),
-                                        column->sqlType, column->scale});
+        key.columns.push_back(keyColumnOf(*column));
     }
     return key;
 }

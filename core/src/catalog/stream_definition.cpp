@@ -27,6 +27,10 @@ bool holdsUuids(const ColumnDescription& column) {
     }
 }
 
+KeyColumn keyColumnOf(const ColumnDescription& column) {
+    return KeyColumn{column.name, column.kind, holdsUuids(column), column.sqlType, column.scale};
+}
+
 std::optional<std::string> reservedColumnOf(const StreamDefinition& stream) {
     for (const auto& column : stream.columns) {
         if (column.name == kIsDeleted || column.name == kDiffgenTsCreated ||

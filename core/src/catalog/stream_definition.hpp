@@ -58,6 +58,9 @@ private:
 /// upper case, where the database returns it in lower case.
 bool holdsUuids(const ColumnDescription& column);
 
+/// The key column a described column makes: its kind, type, scale and how it compares.
+KeyColumn keyColumnOf(const ColumnDescription& column);
+
 /// A column of the stream's table that takes the name of a column tap-diffgen adds to every
 /// record (is_deleted, _sdc_diffgen_ts_created, _sdc_deleted_at), if any.
 std::optional<std::string> reservedColumnOf(const StreamDefinition& stream);

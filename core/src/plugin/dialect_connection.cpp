@@ -155,10 +155,11 @@ std::vector<ColumnDescription> columnsOf(TdgColumnList& list, int32_t abiVersion
     for (int32_t i = 0; i < list.num_columns; ++i) {
         const TdgColumn& c = list.columns[i];
         const int scale = revision6 || !isClockKind(c.value_kind) ? c.scale : -1;
-        columns.push_back({c.name ? c.name : "", c.ordinal, c.value_kind,
-                           c.sql_type ? c.sql_type : "", c.precision, scale, c.nullable != 0,
-                           c.primary_key != 0, c.json_schema ? c.json_schema : "{}",
-                           revision6 ? c.key_support : TDG_KEY_SUPPORT_UNSTATED});
+        columns.push_back(
+            {c.name ? c.name : "", c.ordinal, c.value_kind, c.sql_type ? c.sql_type : "",
+             c.precision, scale, c.nullable != 0, c.primary_key != 0,
+             c.json_schema ? c.json_schema : "{}",
+             static_cast<uint8_t>(revision6 ? c.key_support : TDG_KEY_SUPPORT_UNSTATED)});
     }
     if (list.release != nullptr) list.release(&list);
     return columns;
@@ -226,7 +227,9 @@ std::optional<int64_t> DialectConnection::maxDiffgenId(const TableRef& diffgen) 
 
 namespace {
 
-KeySpec singleColumnKey(const std::string& column) { return KeySpec{{KeyColumn{column}}}; }
+KeySpec singleColumnKey(const std::string& column) {
+    return KeySpec{{KeyColumn{column, TDG_KIND_TEXT, false, "", -1}}};
+}
 
 }  // namespace
 

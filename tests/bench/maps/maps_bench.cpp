@@ -38,7 +38,7 @@ StreamColumn column(const std::string& name, TdgValueKind kind, const std::strin
 StreamDefinition benchStream() {
     StreamDefinition s;
     s.name = s.tableName = "invoices";
-    s.key = KeySpec{{KeyColumn{"id", TDG_KIND_INT64}}};
+    s.key = KeySpec{{KeyColumn{"id", TDG_KIND_INT64, false, "bigint", -1}}};
     s.columns = {
         column("id", TDG_KIND_INT64, R"({"type":"integer"})"),
         column("customer_id", TDG_KIND_INT64, R"({"type":"integer"})"),

@@ -61,13 +61,14 @@ private:
 };
 
 std::shared_ptr<const KeySpec> integerKey() {
-    return std::make_shared<const KeySpec>(KeySpec{{KeyColumn{"id", TDG_KIND_INT64, false}}});
+    return std::make_shared<const KeySpec>(
+        KeySpec{{KeyColumn{"id", TDG_KIND_INT64, false, "", -1}}});
 }
 
 PageStreams twoStreams() {
     PageStreams streams;
-    streams.add("a", {integerKey(), false});
-    streams.add("b", {integerKey(), false});
+    streams.add("a", {integerKey(), false, "a"});
+    streams.add("b", {integerKey(), false, "b"});
     return streams;
 }
 

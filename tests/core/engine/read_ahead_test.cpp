@@ -155,10 +155,10 @@ TEST_CASE("a page read ahead is handed out only for exactly its query") {
 TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") {
     auto plugin = tapdiffgen::core::loadPluginFile(TDG_FAKE_PLUGIN);
     const auto key = std::make_shared<const KeySpec>(
-        KeySpec{{tapdiffgen::core::KeyColumn{"id", TDG_KIND_INT64, false}}});
+        KeySpec{{tapdiffgen::core::KeyColumn{"id", TDG_KIND_INT64, false, "bigint", -1}}});
     auto streams = std::make_shared<PageStreams>();
-    streams->add("t0", {key, false});
-    streams->add("t1", {key, false});
+    streams->add("t0", {key, false, "t0"});
+    streams->add("t1", {key, false, "t1"});
     const PageQuery query{TableRef{"", "diffgen"}, 0, INT64_MAX, 12, {"t0", "t1"}};
 
     FakeSetup setup(numberedDatabase(2, 12), kTwoTables);

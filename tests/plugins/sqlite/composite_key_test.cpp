@@ -93,14 +93,14 @@ TEST_CASE("sqlite: a table_id of the wrong arity is a bad event naming the diffg
         R"(","tables":[{"table_name":"order_lines","pk_column":["order_id","line_no"]}])";
     TapRun failing = runTapBinary({"--config", work.write("fail.json", base + "}")});
     CHECK(failing.exitCode == 1);
-    CHECK(failing.stderrText.find("diffgen id 2 (table 'order_lines'): table_id '[1]' has 1 "
-                                  "values, the key has 2 columns") != std::string::npos);
+    CHECK(failing.stderrText.find("stream 'order_lines': diffgen id 2 journals key '[1]', which "
+                                  "has 1 values, the key has 2 columns") != std::string::npos);
 
     TapRun skipping =
         runTapBinary({"--config", work.write("skip.json", base + R"(,"on_bad_event":"skip"})")});
     REQUIRE_MESSAGE(skipping.exitCode == 0, skipping.stderrText);
-    CHECK(skipping.stderrText.find("diffgen id 3 (table 'order_lines'): table_id 'x' is not a "
-                                   "JSON array; skipped because on_bad_event is 'skip'") !=
+    CHECK(skipping.stderrText.find("stream 'order_lines': diffgen id 3 journals key 'x', which is "
+                                   "not a JSON array; skipped because on_bad_event is 'skip'") !=
           std::string::npos);
     CHECK(changesOf(skipping) == std::vector<std::string>{"1/a+10"});
 }
