@@ -120,9 +120,10 @@ INSERT INTO tdg_my_many2_pair VALUES ('eu', 1, 10), ('eu', 2, 20), ('us', 1, 30)
     core::TableRef pair{"", "tdg_my_many2_pair"};
     std::vector<std::string> columns = {"region", "n", "v"};
     core::KeySpec pairKey;
-    pairKey.columns = {core::KeyColumn{"region"}, core::KeyColumn{"n"}};
+    pairKey.columns = {core::KeyColumn{"region", TDG_KIND_TEXT, false, "", -1},
+                       core::KeyColumn{"n", TDG_KIND_TEXT, false, "", -1}};
     core::KeySpec aKey;
-    aKey.columns = {core::KeyColumn{"id"}};
+    aKey.columns = {core::KeyColumn{"id", TDG_KIND_TEXT, false, "", -1}};
     std::vector<std::string> aColumns = {"id"};
     ManyCollector pairs(2);
     std::vector<core::FetchSpec> specs(2);

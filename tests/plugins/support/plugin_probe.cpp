@@ -140,7 +140,8 @@ void fetchMany(core::DialectConnection& connection, const std::vector<Fetch>& fe
     std::vector<core::FetchSpec> specs;
     std::vector<core::KeySpec> keys(fetches.size());
     for (size_t i = 0; i < fetches.size(); ++i) {
-        keys[i].columns.push_back(core::KeyColumn{fetches[i].keyColumn});
+        keys[i].columns.push_back(
+            core::KeyColumn{fetches[i].keyColumn, TDG_KIND_TEXT, false, "", -1});
         core::FetchSpec& spec = specs.emplace_back();
         spec.table = &fetches[i].table;
         spec.columns = &fetches[i].columns;
