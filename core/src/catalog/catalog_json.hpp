@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
-class CatalogError : public std::runtime_error {
+class CatalogError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CatalogError(const std::string& message)
+        : TapError(ErrorKind::Configuration, message) {}
 };
 
 /// {"streams":[...]} with SDK-shaped metadata for every configured stream.

@@ -9,13 +9,15 @@
 #include "catalog/stream_definition.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/dialect_connection.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// A configured table that cannot be streamed; what() names the table and the setting.
-class DiscoveryError : public std::runtime_error {
+class DiscoveryError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DiscoveryError(const std::string& message)
+        : TapError(ErrorKind::Configuration, message) {}
 };
 
 std::vector<StreamDefinition> discoverStreams(DialectConnection& connection,

@@ -12,13 +12,14 @@
 #include "config/tap_config.hpp"
 #include "plugin/dialect_connection.hpp"
 #include "state/tap_state.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// The journal cannot tell every change, and the run must not go on; what() is one line.
-class JournalError : public std::runtime_error {
+class JournalError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit JournalError(const std::string& message) : TapError(ErrorKind::Journal, message) {}
 };
 
 /// What a user does about a stream whose bookmark the log no longer covers.

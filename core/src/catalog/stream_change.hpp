@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "catalog/stream_definition.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// A change a running stream cannot follow, or a table that is gone; what() is one line that
 /// names the table and the column.
-class SchemaChangeError : public std::runtime_error {
+class SchemaChangeError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit SchemaChangeError(const std::string& message) : TapError(ErrorKind::Data, message) {}
 };
 
 /// Whether `columns` describe the table as `stream` has it.

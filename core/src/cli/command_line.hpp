@@ -6,11 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "util/tap_error.hpp"
+
 namespace tapdiffgen::core {
 
-class UsageError : public std::runtime_error {
+class UsageError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit UsageError(const std::string& message) : TapError(ErrorKind::Usage, message) {}
+    std::string line() const override {
+        return std::string(what()) + " (tap-diffgen --help shows the options)";
+    }
 };
 
 struct CommandLine {

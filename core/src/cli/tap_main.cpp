@@ -6,30 +6,20 @@
 #include <iostream>
 #include <set>
 
-#include "catalog/catalog_json.hpp"
-#include "catalog/discovery.hpp"
-#include "catalog/journal_checks.hpp"
-#include "catalog/stream_change.hpp"
 #include "cli/about.hpp"
 #include "cli/command_line.hpp"
 #include "cli/man_page.hpp"
 #include "cli/sync_command.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/declared_settings.hpp"
-#include "plugin/dialect_connection.hpp"
 #include "plugin/plugin_loader.hpp"
-#include "replay/scan/page_plan.hpp"
-#include "singer/message_writer.hpp"
-#include "state/tap_state.hpp"
 #include "util/log.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
-int fail(const std::string& message, int code = kExitFailure) {
+int fail(const std::string& message, int code) {
     log::error(message);
     return code;
 }
@@ -76,7 +66,7 @@ int dispatch(int argc, char** argv) {
     }
     if (line.listPlugins) return listPlugins(line);
     if (line.configs.empty()) {
-        return fail("--config is required (tap-diffgen --help shows the options)", kExitUsage);
+        throw UsageError("--config is required");
     }
     PluginLoader loader = PluginLoader::standard(line.pluginDirs);
     std::shared_ptr<const Plugin> plugin;
@@ -97,36 +87,9 @@ int tapMain(int argc, char** argv) {
     // messages never carry a password (the drivers and the config loader see to that).
     try {
         return dispatch(argc, argv);
-    } catch (const UsageError& failure) {
-        return fail(std::string(failure.what()) + " (tap-diffgen --help shows the options)",
-                    kExitUsage);
-    } catch (const ConfigError& failure) {
-        return fail(failure.what());
-    } catch (const PluginLoadError& failure) {
-        return fail(failure.what());
-    } catch (const DiscoveryError& failure) {
-        return fail(failure.what());
-    } catch (const SchemaChangeError& failure) {
-        return fail(failure.what());
-    } catch (const CatalogError& failure) {
-        return fail(failure.what());
-    } catch (const StateError& failure) {
-        return fail(failure.what());
-    } catch (const JournalError& failure) {
-        return fail(failure.what());
-    } catch (const BadEventError& failure) {
-        return fail(std::string(failure.what()) +
-                    " (set on_bad_event to 'skip' to skip such rows with a warning)");
-    } catch (const DialectError& failure) {
-        std::string message = failure.what();
-        if (!failure.sqlstate().empty()) message += " [SQLSTATE " + failure.sqlstate() + "]";
-        return fail(message);
-    } catch (const OutputClosed& failure) {
-        return fail(failure.what());
     } catch (const std::exception& failure) {
-        return fail(std::string("unexpected error: ") + failure.what());
-    } catch (...) {
-        return fail("unexpected error");
+        const FailureReport report = reportOf(failure);
+        return fail(report.line, report.exitCode);
     }
 }
 

@@ -18,13 +18,15 @@
 #include "config/ssh_tunnel_settings.hpp"
 #include "config/stream_map_settings.hpp"
 #include "plugin/table_ref.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// A configuration that cannot be used; what() is the one-line message for the user.
-class ConfigError : public std::runtime_error {
+class ConfigError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit ConfigError(const std::string& message)
+        : TapError(ErrorKind::Configuration, message) {}
 };
 
 /// `mode`: what a stream emits.

@@ -37,6 +37,25 @@ const char* statusName(TdgStatus status) {
     }
 }
 
+ErrorKind errorKindOfStatus(TdgStatus status) {
+    switch (status) {
+        case TDG_NOT_FOUND:
+        case TDG_INVALID_ARGUMENT:
+        case TDG_UNAUTHENTICATED:
+        case TDG_UNAUTHORIZED:
+            return ErrorKind::Configuration;
+        case TDG_INVALID_DATA:
+        case TDG_TABLE_CHANGED:
+            return ErrorKind::Data;
+        case TDG_NOT_IMPLEMENTED:
+        case TDG_INVALID_STATE:
+        case TDG_INTERNAL:
+            return ErrorKind::Internal;
+        default:  // IO, CANCELLED, UNKNOWN: the database or the way to it failed
+            return ErrorKind::Connection;
+    }
+}
+
 EventPage::EventPage(EventPage&& other) noexcept : page_(other.page_) { other.page_ = {}; }
 
 EventPage& EventPage::operator=(EventPage&& other) noexcept {

@@ -17,20 +17,29 @@
 #include "plugin/plugin.hpp"
 #include "plugin/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
+/// The kind of failure a plugin's status is: a lost connection, a refused login or a missing
+/// table the user can fix, a value that cannot be read, or the plugin's own bug.
+ErrorKind errorKindOfStatus(TdgStatus status);
+
 /// A failed plugin call: the plugin's one-line message plus its status and SQLSTATE.
-class DialectError : public std::runtime_error {
+class DialectError : public TapError {
 public:
     DialectError(TdgStatus status, const std::string& message, std::string sqlstate, bool retryable)
-        : std::runtime_error(message),
+        : TapError(errorKindOfStatus(status), message),
           status_(status),
           sqlstate_(std::move(sqlstate)),
           retryable_(retryable) {}
     TdgStatus status() const { return status_; }
     const std::string& sqlstate() const { return sqlstate_; }
     bool retryable() const { return retryable_; }
+    std::string line() const override {
+        return sqlstate_.empty() ? std::string(what())
+                                 : std::string(what()) + " [SQLSTATE " + sqlstate_ + "]";
+    }
 
 private:
     TdgStatus status_;

@@ -15,13 +15,15 @@
 #include <vector>
 
 #include "plugin/plugin.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// A plugin could not be found or loaded; what() is the complete, multi-place explanation.
-class PluginLoadError : public std::runtime_error {
+class PluginLoadError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit PluginLoadError(const std::string& message)
+        : TapError(ErrorKind::Configuration, message) {}
 };
 
 /// One plugin file seen by list().

@@ -12,6 +12,7 @@
 
 #include "singer/batch_writer.hpp"
 #include "singer/record_sink.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
@@ -56,9 +57,9 @@ private:
 };
 
 /// stdout was closed by the reader (EPIPE) or failed; the sync must stop.
-class OutputClosed : public std::exception {
+class OutputClosed : public TapError {
 public:
-    const char* what() const noexcept override { return "stdout was closed by the reader"; }
+    OutputClosed() : TapError(ErrorKind::Output, "stdout was closed by the reader") {}
 };
 
 }  // namespace tapdiffgen::core

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "util/tap_error.hpp"
+
 namespace tapdiffgen::core {
 
 /// Where an unfinished snapshot of a stream stands.
@@ -40,9 +42,9 @@ struct SnapshotPosition {
 };
 
 /// A state that cannot be used; what() is one line naming the problem.
-class StateError : public std::runtime_error {
+class StateError : public TapError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit StateError(const std::string& message) : TapError(ErrorKind::Configuration, message) {}
 };
 
 class TapState {

@@ -17,15 +17,21 @@
 #include "plugin/dialect_connection.hpp"
 #include "replay/scan/key_index.hpp"
 #include "replay/scan/stream_set.hpp"
+#include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {
 
 /// A diffgen row that cannot be replayed (unknown op, NULL table_id; an unreadable key, at the
 /// end of the run whose stream it stopped).
-class BadEventError : public std::runtime_error {
+class BadEventError : public TapError {
 public:
-    BadEventError(int64_t id, const std::string& message) : std::runtime_error(message), id_(id) {}
+    BadEventError(int64_t id, const std::string& message)
+        : TapError(ErrorKind::Data, message), id_(id) {}
     int64_t id() const { return id_; }
+    std::string line() const override {
+        return std::string(what()) +
+               " (set on_bad_event to 'skip' to skip such rows with a warning)";
+    }
 
 private:
     int64_t id_;
