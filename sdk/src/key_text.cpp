@@ -12,10 +12,9 @@ int hexValue(char c) {
 
 }  // namespace
 
-bool bytesOfKeyText(std::string_view hex, std::string& out) {
-    out.clear();
+bool appendBytesOfHex(std::string_view hex, std::string& out) {
     if (hex.size() % 2 != 0) return false;
-    out.reserve(hex.size() / 2);
+    out.reserve(out.size() + hex.size() / 2);
     for (size_t i = 0; i < hex.size(); i += 2) {
         const int high = hexValue(hex[i]);
         const int low = hexValue(hex[i + 1]);
@@ -23,6 +22,11 @@ bool bytesOfKeyText(std::string_view hex, std::string& out) {
         out.push_back(static_cast<char>((high << 4) | low));
     }
     return true;
+}
+
+bool bytesOfKeyText(std::string_view hex, std::string& out) {
+    out.clear();
+    return appendBytesOfHex(hex, out);
 }
 
 std::string_view utcClockOfKeyText(std::string_view text) {

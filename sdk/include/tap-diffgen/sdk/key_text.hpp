@@ -10,6 +10,10 @@
 
 namespace tapdiffgen::sdk {
 
+/// Appends the bytes that `hex` spells (digits in either case, no prefix) to `out`; false,
+/// with `out` partly written, when it is not hex.
+bool appendBytesOfHex(std::string_view hex, std::string& out);
+
 /// The bytes of a BYTES key text (lowercase hex, no prefix); false when it is not hex.
 bool bytesOfKeyText(std::string_view hex, std::string& out);
 
