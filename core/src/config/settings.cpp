@@ -5,6 +5,7 @@
 #include <cctype>
 #include <utility>
 
+#include "config/setting_defaults.hpp"
 #include "util/json_value.hpp"
 
 namespace tapdiffgen::core {
@@ -26,6 +27,9 @@ public:
     Spec& required() { return set(spec_.required, true); }
     Spec& secret() { return set(spec_.secret, true); }
     Spec& defaultJson(std::string json) { return set(spec_.defaultJson, std::move(json)); }
+    Spec& defaultValue(bool value) { return defaultJson(value ? "true" : "false"); }
+    Spec& defaultValue(int64_t value) { return defaultJson(std::to_string(value)); }
+    Spec& defaultValue(std::string_view text) { return defaultJson(jsonvalue::quote(text)); }
     Spec& allowed(std::vector<std::string> values) { return set(spec_.allowed, std::move(values)); }
     Spec& minimum(std::int64_t value) { return set(spec_.minimum, value); }
     Spec& maximum(std::int64_t value) { return set(spec_.maximum, value); }
@@ -68,11 +72,11 @@ std::vector<SettingSpec> buildSettingSpecs() {
             .required(),
         Spec("diffgen_table", "string",
              "Audit-log table the changes are read from, as name or schema.name.")
-            .defaultJson("\"diffgen\""),
+            .defaultValue(setting_defaults::kDiffgenTable),
         Spec("page_size", "integer",
              "Number of diffgen rows read per query until one comes back full; a backlog's "
              "pages after it hold max_page_size.")
-            .defaultJson("10000")
+            .defaultValue(setting_defaults::kPageSize)
             .minimum(1),
         Spec("max_page_size", "integer",
              "Number of diffgen rows read per query once a page has come back full, so that a "
@@ -80,71 +84,71 @@ std::vector<SettingSpec> buildSettingSpecs() {
              "rows are re-pulled in large statements per table; 0 means three times page_size, "
              "growing over many tables to 625 events a table and at most four times page_size; "
              "page_size keeps every page at page_size.")
-            .defaultJson("0")
+            .defaultValue(setting_defaults::kMaxPageSize)
             .minimum(0),
         Spec("read_ahead", "boolean",
              "While a backlog is replayed, read the next diffgen page on a second database "
              "session as the current page's rows are fetched; false keeps the run to one "
              "session.")
-            .defaultJson("true"),
+            .defaultValue(setting_defaults::kReadAhead),
         Spec("repull_sessions", "integer",
              "Database sessions a page's rows are re-pulled on at once, the run's own session "
              "included, each with a share of the page's tables; 1 re-pulls every row on the "
              "run's own session.")
-            .defaultJson("2")
+            .defaultValue(setting_defaults::kRepullSessions)
             .minimum(1)
             .maximum(16),
         Spec("add_sdc_deleted_at", "boolean",
              "Add an _sdc_deleted_at column to every stream and set it on deleted "
              "rows.")
-            .defaultJson("true"),
+            .defaultValue(setting_defaults::kAddSdcDeletedAt),
         Spec("connect_timeout", "integer",
              "Seconds to wait for a database connection before the attempt fails.")
-            .defaultJson("10")
+            .defaultValue(setting_defaults::kConnectTimeout)
             .minimum(1)
             .driverOption(),
         Spec("log_level", "string",
              "Least severe level of the log messages written to stderr: debug, info, warning or "
              "error.")
-            .defaultJson("\"info\"")
+            .defaultValue(setting_defaults::kLogLevel)
             .allowed({"debug", "info", "warning", "error"}),
         Spec("max_run_seconds", "integer",
              "Stop a sync cleanly, with its state saved, after this many seconds; 0 "
              "means no limit.")
-            .defaultJson("0")
+            .defaultValue(setting_defaults::kMaxRunSeconds)
             .minimum(0),
         Spec("on_bad_event", "string",
              "What to do with a diffgen row whose op is unknown, whose table_id is NULL "
              "or whose key its column cannot hold: fail (the run; for a key, that stream "
              "alone), or skip the row with a warning.")
-            .defaultJson("\"fail\"")
+            .defaultValue(setting_defaults::kOnBadEvent)
             .allowed({"fail", "skip"}),
         Spec("horizon_settle_seconds", "number",
              "When the dialect cannot tell whether a transaction still holds a "
              "missing diffgen id, ids younger than this many seconds are not yet "
              "final.")
-            .defaultJson("10")
+            .defaultValue(setting_defaults::kHorizonSettleSeconds)
             .minimum(0),
         Spec("horizon_wait_seconds", "integer",
              "Seconds a run waits at its end for missing diffgen ids to become final "
              "before it stops with the bookmark before them.")
-            .defaultJson("30")
+            .defaultValue(setting_defaults::kHorizonWaitSeconds)
             .minimum(0),
         Spec("accept_cached_sequence", "boolean",
              "UNSAFE. Run although diffgen.id comes from a sequence whose CACHE is above 1: a "
              "session then holds ids between transactions and may commit one after the tap "
              "has read past it, and that change is lost. Without it such a run stops before "
              "any output; set the sequence's CACHE to 1 instead.")
-            .defaultJson("false"),
+            .defaultValue(setting_defaults::kAcceptCachedSequence),
         Spec("reconnect_attempts", "integer",
              "Times in a row a lost database connection is re-established before the "
              "run fails; a reconnected session that reads the log again gives the attempts "
              "back.")
-            .defaultJson("5")
+            .defaultValue(setting_defaults::kReconnectAttempts)
             .minimum(0),
         Spec("reconnect_max_wait_seconds", "integer",
              "Longest wait, in seconds, between two reconnect attempts.")
-            .defaultJson("30")
+            .defaultValue(setting_defaults::kReconnectMaxWaitSeconds)
             .minimum(0),
         // The Meltano Singer SDK's built-in capabilities, under the SDK's names.
         Spec("stream_maps", "object",
@@ -154,7 +158,7 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("stream_map_config", "object", "Values the stream-map expressions read as config."),
         Spec("flattening_enabled", "boolean",
              "Flatten object properties into parent__child properties, after the stream maps.")
-            .defaultJson("false"),
+            .defaultValue(setting_defaults::kFlatteningEnabled),
         Spec("flattening_max_depth", "integer",
              "How many levels of objects flattening expands; deeper objects and arrays become "
              "JSON text. Required when flattening_enabled is true.")
@@ -169,20 +173,20 @@ std::vector<SettingSpec> buildSettingSpecs() {
         Spec("follow", "boolean",
              "After reaching the head of the diffgen log, keep reading new events until "
              "stopped, max_run_seconds or idle_exit_seconds.")
-            .defaultJson("false"),
+            .defaultValue(setting_defaults::kFollow),
         Spec("idle_exit_seconds", "integer",
              "End a follow run after this many seconds without a new event; 0 means never.")
-            .defaultJson("0")
+            .defaultValue(setting_defaults::kIdleExitSeconds)
             .minimum(0),
         Spec("poll_interval_seconds", "number",
              "Longest wait, in seconds, between two reads of the log while following and "
              "nothing wakes the tap; shorter right after new events.")
-            .defaultJson("1")
+            .defaultValue(setting_defaults::kPollIntervalSeconds)
             .minimum(0),
         Spec("state_interval_seconds", "number",
              "While following, write a STATE at least this often, in seconds, also when "
              "idle, so that targets commit.")
-            .defaultJson("30")
+            .defaultValue(setting_defaults::kStateIntervalSeconds)
             .minimum(0),
     };
 }
@@ -192,10 +196,10 @@ std::vector<SettingSpec> buildSshTunnelSettingSpecs() {
         Spec("enable", "boolean",
              "Connect to the database through an SSH tunnel; host and port then name the "
              "database as the bastion reaches it.")
-            .defaultJson("false"),
+            .defaultValue(setting_defaults::kSshTunnelEnable),
         Spec("host", "string", "Host name or IP address of the SSH bastion."),
         Spec("port", "integer", "TCP port of the SSH bastion.")
-            .defaultJson("22")
+            .defaultValue(setting_defaults::kSshTunnelPort)
             .minimum(1)
             .maximum(65535),
         Spec("username", "string", "User to log in to the SSH bastion as."),
@@ -224,7 +228,7 @@ std::vector<SettingSpec> buildTableSettingSpecs() {
         Spec("mode", "string",
              "full emits changed rows and deletions; tombstones_only emits deletions "
              "only.")
-            .defaultJson("\"full\"")
+            .defaultValue(setting_defaults::kTableMode)
             .allowed({"full", "tombstones_only"}),
         Spec("start_from", "string",
              "Where a stream without state starts: beginning replays the whole "
@@ -232,7 +236,7 @@ std::vector<SettingSpec> buildTableSettingSpecs() {
              "there. when_needed is snapshot, and also re-snapshots a stream whose "
              "bookmark the diffgen log no longer covers (pruned or reset) instead of "
              "stopping the run.")
-            .defaultJson("\"beginning\"")
+            .defaultValue(setting_defaults::kTableStartFrom)
             .allowed({"beginning", "snapshot", "when_needed"}),
         Spec("journal_name", "string",
              "The name the journal's triggers write into diffgen.tablename for this table. "

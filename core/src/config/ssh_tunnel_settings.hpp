@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <string>
 
+#include "config/setting_defaults.hpp"
+
 namespace tapdiffgen::core {
 
 struct SshTunnelSettings {
     std::string host;  ///< the bastion
-    int port = 22;
+    int port = setting_defaults::kSshTunnelPort;
     std::string username;
     std::string privateKey;          ///< PEM or OpenSSH key text; secret
     std::string privateKeyPassword;  ///< secret; empty when the key is not encrypted

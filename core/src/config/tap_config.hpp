@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/batch_settings.hpp"
+#include "config/setting_defaults.hpp"
 #include "config/settings.hpp"
 #include "config/ssh_tunnel_settings.hpp"
 #include "config/stream_map_settings.hpp"
@@ -56,35 +57,35 @@ struct TableSetting {
 struct TapConfig {
     std::string sqlDialect;
     std::vector<TableSetting> tables;
-    std::string diffgenTable = "diffgen";  ///< as configured
-    TableRef diffgen{"", "diffgen"};       ///< diffgenTable split
-    int64_t pageSize = 10000;
+    std::string diffgenTable{setting_defaults::kDiffgenTable};           ///< as configured
+    TableRef diffgen{"", std::string(setting_defaults::kDiffgenTable)};  ///< diffgenTable split
+    int64_t pageSize = setting_defaults::kPageSize;
     /// max_page_size, 0 (three times pageSize) resolved.
-    int64_t maxPageSize = 30000;
+    int64_t maxPageSize = 3 * setting_defaults::kPageSize;
     /// What a backlog page that reads many tables may grow to: four times pageSize when
     /// max_page_size is 0, else maxPageSize.
-    int64_t widestPageSize = 40000;
-    bool readAhead = true;
-    int64_t repullSessions = 2;
-    bool addSdcDeletedAt = true;
-    std::string logLevel = "info";
-    int64_t maxRunSeconds = 0;
+    int64_t widestPageSize = 4 * setting_defaults::kPageSize;
+    bool readAhead = setting_defaults::kReadAhead;
+    int64_t repullSessions = setting_defaults::kRepullSessions;
+    bool addSdcDeletedAt = setting_defaults::kAddSdcDeletedAt;
+    std::string logLevel{setting_defaults::kLogLevel};
+    int64_t maxRunSeconds = setting_defaults::kMaxRunSeconds;
     BadEventPolicy onBadEvent = BadEventPolicy::Fail;
-    double horizonSettleSeconds = 10;
-    int64_t horizonWaitSeconds = 30;
+    double horizonSettleSeconds = setting_defaults::kHorizonSettleSeconds;
+    int64_t horizonWaitSeconds = setting_defaults::kHorizonWaitSeconds;
     /// accept_cached_sequence: run although diffgen.id comes from a sequence with a CACHE.
-    bool acceptCachedSequence = false;
-    int64_t connectTimeout = 10;
-    int64_t reconnectAttempts = 5;
-    int64_t reconnectMaxWaitSeconds = 30;
+    bool acceptCachedSequence = setting_defaults::kAcceptCachedSequence;
+    int64_t connectTimeout = setting_defaults::kConnectTimeout;
+    int64_t reconnectAttempts = setting_defaults::kReconnectAttempts;
+    int64_t reconnectMaxWaitSeconds = setting_defaults::kReconnectMaxWaitSeconds;
     /// Stream maps and flattening (compiled against the streams once they are known).
     StreamMapSettings streamMaps;
     /// batch_config; nullopt when not set.
     std::optional<BatchSettings> batch;
-    bool follow = false;
-    int64_t idleExitSeconds = 0;
-    double pollIntervalSeconds = 1;
-    double stateIntervalSeconds = 30;
+    bool follow = setting_defaults::kFollow;
+    int64_t idleExitSeconds = setting_defaults::kIdleExitSeconds;
+    double pollIntervalSeconds = setting_defaults::kPollIntervalSeconds;
+    double stateIntervalSeconds = setting_defaults::kStateIntervalSeconds;
     /// Every setting that reaches the dialect driver, as text (numbers and booleans in JSON
     /// text form), each only when given: sql_dialect, host, port, user, password, database,
     /// connect_timeout, then the settings the plugin declares. For a plugin too old to declare

@@ -12,7 +12,7 @@
 
 using namespace tapdiffgen::core;
 
-TEST_CASE("a usage error exits 2 and points at --help; every other kind exits 1") {
+TEST_CASE("a usage error exits 2 and points at --help, every other kind exits 1") {
     const FailureReport usage = reportOf(UsageError("--config is required"));
     CHECK(usage.exitCode == 2);
     CHECK(usage.line == "--config is required (tap-diffgen --help shows the options)");
@@ -41,7 +41,7 @@ TEST_CASE("a plugin's failure reads with its SQLSTATE, and its status decides it
     CHECK(DialectError(TDG_UNAUTHENTICATED, "m", "", false).kind() == ErrorKind::Configuration);
 }
 
-TEST_CASE("a bad event says how to skip it; anything not a TapError is unexpected") {
+TEST_CASE("a bad event says how to skip it, and anything not a TapError is unexpected") {
     const FailureReport bad = reportOf(BadEventError(7, "diffgen id 7: op 'x' is unknown"));
     CHECK(bad.exitCode == 1);
     CHECK(bad.line ==

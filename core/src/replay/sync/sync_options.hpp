@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "config/setting_defaults.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/table_ref.hpp"
 #include "replay/scan/page_sizer.hpp"
@@ -13,23 +14,23 @@ namespace tapdiffgen::core {
 
 struct SyncOptions {
     TableRef diffgen;
-    int64_t pageSize = 10000;
+    int64_t pageSize = setting_defaults::kPageSize;
     /// Pages of a backlog, after the first full one (PageSizer).
     BacklogPages backlogPages;
     bool skipBadEvents = false;
-    double horizonSettleSeconds = 10;
-    int64_t horizonWaitSeconds = 30;
+    double horizonSettleSeconds = setting_defaults::kHorizonSettleSeconds;
+    int64_t horizonWaitSeconds = setting_defaults::kHorizonWaitSeconds;
     /// After the log's head, keep reading new events until the run's clock says stop.
-    bool follow = false;
-    double pollIntervalSeconds = 1;
-    double stateIntervalSeconds = 30;
-    int64_t maxRunSeconds = 0;
-    int64_t idleExitSeconds = 0;
-    int64_t reconnectAttempts = 5;
-    int64_t reconnectMaxWaitSeconds = 30;
-    bool readAhead = true;
+    bool follow = setting_defaults::kFollow;
+    double pollIntervalSeconds = setting_defaults::kPollIntervalSeconds;
+    double stateIntervalSeconds = setting_defaults::kStateIntervalSeconds;
+    int64_t maxRunSeconds = setting_defaults::kMaxRunSeconds;
+    int64_t idleExitSeconds = setting_defaults::kIdleExitSeconds;
+    int64_t reconnectAttempts = setting_defaults::kReconnectAttempts;
+    int64_t reconnectMaxWaitSeconds = setting_defaults::kReconnectMaxWaitSeconds;
+    bool readAhead = setting_defaults::kReadAhead;
     /// Sessions a page's re-pulls are shared between, the replay's own one included.
-    int64_t repullSessions = 1;
+    int64_t repullSessions = setting_defaults::kRepullSessions;
 
     // The engine's own bounds, not settings (tests lower them).
     size_t maxPendingRanges = 16;
