@@ -21,12 +21,20 @@ std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& conte
 
 std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
                                                         const CaseFiles& files) {
+    return openConnection(context, files, {});
+}
+
+std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
+                                                        const CaseFiles& files,
+                                                        const OptionList& more) {
     Poco::JSON::Object::Ptr options = files.expected->getObject("options");
-    if (options.isNull()) return openConnection(context);
+    if (options.isNull() && more.empty()) return openConnection(context);
     OptionList extra;
-    for (const auto& [key, value] : *options) extra.emplace_back(key, value.toString());
+    if (!options.isNull()) {
+        for (const auto& [key, value] : *options) extra.emplace_back(key, value.toString());
+    }
     LiveContext changed = context;
-    changed.options = withOptions(*context.options, extra);
+    changed.options = withOptions(withOptions(*context.options, extra), more);
     return openConnection(changed);
 }
 

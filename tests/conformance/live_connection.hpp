@@ -17,6 +17,11 @@ std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& conte
 std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
                                                         const CaseFiles& files);
 
+/// The same with `more` added on top of the case's options.
+std::unique_ptr<core::DialectConnection> openConnection(const LiveContext& context,
+                                                        const CaseFiles& files,
+                                                        const OptionList& more);
+
 /// Connects through `driver` (the plugin's table, or one filled for an older revision) without
 /// the engine's wrapper, for cases that pass what the engine never would. The caller closes it
 /// with driver.close.

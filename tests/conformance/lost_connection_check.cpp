@@ -3,7 +3,8 @@
 // retryable set, so the engine reconnects and reads again instead of stopping the run.
 //
 //   {"check": "lost-connection", "table": "tdg_conf_lost", "key": "id", "row_count": 1,
-//    "calls": ["scan_table", "fetch_rows", "scan_chunk"], "end_after_ms": 300, "bound_ms": 5000}
+//    "calls": ["scan_table", "fetch_rows", "scan_chunk"], "end_after_ms": 300, "bound_ms": 5000,
+//    "option_sets": [{}, {"ssl_mode": "disable"}]}
 //
 // The table (a view) holds one row behind a condition that keeps the server busy for seconds.
 // end_after_ms into each call, with its statement surely running, writer.sql ends the session
@@ -12,10 +13,15 @@
 // then fail within bound_ms with status IO and retryable set. Each call gets a connection of
 // its own (the ended one is gone). A plugin reading through a client that hides a lost
 // connection behind a generic error (UNKNOWN, or not retryable) fails here: the engine would
-// stop the run where a reconnect would have gone on.
+// stop the run where a reconnect would have gone on. Each call is tried once per entry of
+// "option_sets" (settings added to the case's), as a client may report a session ended under
+// TLS through another error than one ended on a plain socket: the servers offer TLS, which a
+// plugin's default takes.
 #include <chrono>
 #include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "case_result.hpp"
 #include "expected_json.hpp"
@@ -28,9 +34,9 @@ namespace tapdiffgen::conformance {
 namespace {
 
 // One call whose session the server ends; "" when it failed as it must, else why not.
-std::string endedCall(const LiveContext& context, const CaseFiles& files, const std::string& call,
-                      int64_t endAfterMs, int64_t boundMs) {
-    auto connection = openConnection(context, files);
+std::string endedCall(const LiveContext& context, const CaseFiles& files, const OptionList& more,
+                      const std::string& call, int64_t endAfterMs, int64_t boundMs) {
+    auto connection = openConnection(context, files, more);
     const ReadTarget target = readTargetOf(*connection, files.expected);
     const Read& read = readNamed(call);
     auto running = std::async(std::launch::async, [&]() -> std::optional<core::DialectError> {
@@ -65,6 +71,31 @@ std::string endedCall(const LiveContext& context, const CaseFiles& files, const 
     return "";
 }
 
+// "option_sets" as option lists; one empty list (the case's options alone) without it.
+std::vector<OptionList> optionSets(const Poco::JSON::Object::Ptr& expected) {
+    if (!expected->has("option_sets")) return {OptionList{}};
+    std::vector<OptionList> sets;
+    Poco::JSON::Array::Ptr entries = arrayOf(expected, "option_sets");
+    for (size_t i = 0; i < entries->size(); ++i) {
+        Poco::JSON::Object::Ptr entry = entries->getObject(static_cast<unsigned>(i));
+        require(!entry.isNull(), "option_sets: entry " + std::to_string(i + 1) + " is no object");
+        OptionList options;
+        for (const auto& [key, value] : *entry) options.emplace_back(key, value.toString());
+        sets.push_back(std::move(options));
+    }
+    require(!sets.empty(), "option_sets is empty");
+    return sets;
+}
+
+// " with ssl_mode=disable" for messages; "" for the case's options alone.
+std::string describedSet(const OptionList& options) {
+    std::string text;
+    for (const auto& [key, value] : options) {
+        text += (text.empty() ? " with " : ", ") + key + "=" + value;
+    }
+    return text;
+}
+
 }  // namespace
 
 std::string checkLostConnection(const LiveContext& context, const CaseFiles& files) {
@@ -72,12 +103,18 @@ std::string checkLostConnection(const LiveContext& context, const CaseFiles& fil
             "the case has no writer.sql to end the plugin's session with");
     const int64_t endAfterMs = integerOf(files.expected, "end_after_ms");
     const int64_t boundMs = integerOf(files.expected, "bound_ms");
+    const std::vector<std::string> calls = stringsOf(arrayOf(files.expected, "calls"));
+    std::string callList;
+    for (const std::string& call : calls) callList += (callList.empty() ? "" : ", ") + call;
     std::string detail;
     try {
-        for (const std::string& call : stringsOf(arrayOf(files.expected, "calls"))) {
-            const std::string problem = endedCall(context, files, call, endAfterMs, boundMs);
-            require(problem.empty(), problem);
-            detail += (detail.empty() ? "" : ", ") + call;
+        for (const OptionList& more : optionSets(files.expected)) {
+            for (const std::string& call : calls) {
+                const std::string problem =
+                    endedCall(context, files, more, call, endAfterMs, boundMs);
+                require(problem.empty(), problem + describedSet(more));
+            }
+            detail += (detail.empty() ? "" : "; ") + callList + describedSet(more);
         }
     } catch (const core::DialectError& failure) {
         throw CaseFailure("describe_table: " + describeError(failure));

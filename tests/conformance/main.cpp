@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
-constexpr int kCaseTimeoutSeconds = 300;
 
 bool selected(const RunnerOptions& options, const std::string& name) {
     if (options.only.empty()) return true;
@@ -34,7 +33,7 @@ bool selected(const RunnerOptions& options, const std::string& name) {
 void runAll(const RunnerOptions& options, const std::vector<NamedCase>& cases, Report& report) {
     for (const NamedCase& named : cases) {
         if (selected(options, named.name)) {
-            report.add(named.name, runIsolated(named.body, kCaseTimeoutSeconds));
+            report.add(named.name, runIsolated(named.body, options.caseTimeoutSeconds));
         }
     }
 }

@@ -1,6 +1,20 @@
 #include "runner_options.hpp"
 
+#include <charconv>
+
 namespace tapdiffgen::conformance {
+namespace {
+
+int positiveSeconds(const std::string& argument, const std::string& text) {
+    int seconds = 0;
+    auto parsed = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || seconds <= 0) {
+        throw UsageError(argument + " needs a whole number of seconds above 0, not '" + text + "'");
+    }
+    return seconds;
+}
+
+}  // namespace
 
 RunnerOptions parseRunnerOptions(int argc, char** argv) {
     RunnerOptions options;
@@ -32,6 +46,8 @@ RunnerOptions parseRunnerOptions(int argc, char** argv) {
             options.setupCommand = value();
         } else if (argument == "--case") {
             options.only.push_back(value());
+        } else if (argument == "--case-timeout") {
+            options.caseTimeoutSeconds = positiveSeconds(argument, value());
         } else if (argument == "--in-process") {
             options.inProcess = true;
         } else if (argument == "--help" || argument == "-h") {
@@ -74,6 +90,8 @@ need no database, then the live cases in the case directory against a real serve
                             server's time zone for new sessions (reset by their teardown). Its
                             output is shown only when it fails
   --case NAME               run only this case (repeatable)
+  --case-timeout SECONDS    fail a case that has not finished after SECONDS (default 300),
+                            e.g. to bound a run against a plugin that may hang
   --in-process              run the cases in this process instead of one child process each,
                             to debug a plugin under gdb (a crash then ends the run)
 

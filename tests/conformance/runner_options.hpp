@@ -25,6 +25,7 @@ struct RunnerOptions {
     std::optional<std::string> setupCommand;       // --setup-command CMD
     std::vector<std::string> only;                 // --case NAME, repeatable
     bool inProcess = false;                        // --in-process
+    int caseTimeoutSeconds = 300;                  // --case-timeout SECONDS
     bool help = false;
 };
 
