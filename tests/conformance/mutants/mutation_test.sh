@@ -9,7 +9,7 @@
 # 2. configures the SQLite example from that prefix, and copies of plugins/postgres and
 #    plugins/mysql, each once, without unity build and unoptimised (only the mutated file
 #    is compiled again for each mutant), and builds them;
-# 3. runs the kit on each unmutated plugin: the cases the mutants name must pass;
+# 3. runs the whole kit on each unmutated plugin: every case must pass;
 # 4. for each mutant of mutants.txt: puts its one change into a scratch copy of the source,
 #    rebuilds, runs the kit on the case the mutant names (then, if that passes, on every case),
 #    and takes the change out again. A mutant whose original text is no longer in its file, or
@@ -201,23 +201,15 @@ first_failure() {
     printf '%s' "${line#FAIL }"
 }
 
-# ---- The unmutated plugins pass the cases the mutants name ---------------------------------
+# ---- The unmutated plugins, built from copies against the installed SDK, pass the whole kit --
 for plugin in sqlite postgres mysql; do
     [[ -n ${wanted_plugins[$plugin]:-} ]] || continue
     step_started=$(now_ms)
-    arguments=()
-    declare -A named=()
-    for i in "${!names[@]}"; do
-        [[ ${plugins[i]} == "$plugin" && -z ${named[${cases[i]}]:-} ]] || continue
-        named[${cases[i]}]=1
-        arguments+=(--case "${cases[i]}")
-    done
-    unset named
     status=0
-    report=$(run_kit "$plugin" "${arguments[@]}") || status=$?
+    report=$(run_kit "$plugin") || status=$?
     ((status == 0)) || fail "unmutated plugins/$plugin fails the kit (exit $status): $(first_failure "$report")"
-    printf 'unmutated plugins/%s passes %d cases (%s)\n' "$plugin" $((${#arguments[@]} / 2)) \
-        "$(since "$step_started")"
+    printf 'unmutated plugins/%s passes the kit: %s (%s)\n' "$plugin" \
+        "$(grep -cE '^(ok|skip) ' <<<"$report") cases ok or skipped" "$(since "$step_started")"
 done
 
 # ---- Each mutant ---------------------------------------------------------------------------
