@@ -52,10 +52,18 @@ bool isClockField(const FieldInfo& field) {
                                                  " column '" + std::string(columnName) + "'");
 }
 
+// A BOOL key's canonical text is "true" or "false" (dialect_abi.h, "Key texts"), and MySQL
+// keeps booleans as numbers: BIT(1), and TINYINT(1) where it is declared BOOLEAN.
+std::string_view numberOfKeyText(std::string_view key) {
+    if (key == "true") return "1";
+    if (key == "false") return "0";
+    return key;
+}
+
 template <typename Number>
 Number wholeKey(std::string_view key, std::string_view columnName) {
     Number value = 0;
-    if (!parseWhole(key, value)) notAKey(key, columnName, "integer");
+    if (!parseWhole(numberOfKeyText(key), value)) notAKey(key, columnName, "integer");
     return value;
 }
 
