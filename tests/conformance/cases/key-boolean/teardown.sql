@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS tdg_conf_key_boolean;
