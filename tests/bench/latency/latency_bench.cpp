@@ -389,7 +389,8 @@ std::vector<double> dueTimes(const Options& options) {
     const double total = options.warmup + options.seconds;
     std::vector<double> due;
     if (options.burst > 0) {
-        for (double at = 0; at < total; at += options.burstGap) due.insert(due.end(), options.burst, at);
+        for (double at = 0; at < total; at += options.burstGap)
+            due.insert(due.end(), options.burst, at);
     } else if (options.poisson) {
         std::mt19937_64 random(options.seed);
         std::exponential_distribution<double> gap(options.rate);
@@ -458,8 +459,8 @@ int run(const Options& options) {
     const double cpuBefore = cpuSeconds(tap.pid());
     const auto start = Clock::now();
     auto at = [&](double seconds) {
-        return start + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(seconds));
+        return start +
+               std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     };
     // Writer w commits the changes w + 1, w + 1 + writers, ...: each on its own connection.
     std::vector<std::thread> threads;

@@ -204,9 +204,10 @@ TEST_CASE("a gap that stays pending keeps the bookmark before it") {
 TEST_CASE("a gap that fills is emitted at once, without waiting for the horizon") {
     // Id 2 commits by the second page read while the horizon stays pending (another
     // transaction is held open): reading the range again finds every id, which proves it.
-    FakeSetup setup(database(R"([1,"invoices","1","i","t1"],[3,"invoices","3","i","t3"])",
-                             R"(,"horizon":"pending","late":[[2,"invoices","4","i","t2",1000000,2]])"),
-                    std::string(kInvoiceTable) + R"(,"horizon_wait_seconds":30,"read_ahead":false)");
+    FakeSetup setup(
+        database(R"([1,"invoices","1","i","t1"],[3,"invoices","3","i","t3"])",
+                 R"(,"horizon":"pending","late":[[2,"invoices","4","i","t2",1000000,2]])"),
+        std::string(kInvoiceTable) + R"(,"horizon_wait_seconds":30,"read_ahead":false)");
     const auto start = std::chrono::steady_clock::now();
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);

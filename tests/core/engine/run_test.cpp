@@ -124,13 +124,13 @@ TEST_CASE("a gapped part that fills is emitted while an earlier part of its rang
         diffgen += (diffgen.empty() ? "[" : ",[") + std::to_string(id) + R"(,"t0",")" +
                    std::to_string(id) + R"(","u","ts"])";
     }
-    FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
-                    R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"horizon":"pending",)"
-                    R"("diffgen":[)" +
-                        diffgen +
-                        R"(],"late":[[2,"t0","2","u","ts",1000000],[8,"t0","8","u","ts",1000000,14]]})",
-                    kOneTable + R"(,"page_size":1,"max_page_size":1,"horizon_wait_seconds":3)" +
-                        kOneSession);
+    FakeSetup setup(
+        R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+        R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"horizon":"pending",)"
+        R"("diffgen":[)" +
+            diffgen +
+            R"(],"late":[[2,"t0","2","u","ts",1000000],[8,"t0","8","u","ts",1000000,14]]})",
+        kOneTable + R"(,"page_size":1,"max_page_size":1,"horizon_wait_seconds":3)" + kOneSession);
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
     std::map<int64_t, int> emitted;
