@@ -31,6 +31,20 @@ long summaryCounter(const std::string& stderrText, const std::string& name) {
     return std::stol(stderrText.substr(start, at - start));
 }
 
+// Table t0 with updates 1..12 of keys 1..12, ids 2 and 8 journalled by `late` (JSON array
+// members); `extra`: more members of the file.
+std::string heldTwoAndEight(const std::string& late, const std::string& extra = "") {
+    std::string diffgen;
+    for (int id = 1; id <= 12; ++id) {
+        if (id == 2 || id == 8) continue;
+        diffgen += (diffgen.empty() ? "[" : ",[") + std::to_string(id) + R"(,"t0",")" +
+                   std::to_string(id) + R"(","u","ts"])";
+    }
+    return R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+           R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
+           diffgen + R"(],"late":[)" + late + "]" + extra + "}";
+}
+
 }  // namespace
 
 TEST_CASE("max_run_seconds counts from the run's start, across a reconnect") {
@@ -118,18 +132,9 @@ TEST_CASE("a gapped part that fills is emitted while an earlier part of its rang
     // Page size 1: id 2 is held by a transaction that never ends (the horizon stays pending),
     // id 8 commits by the 14th page read, after the log's head was reached. Both pages with a
     // gap join one pending range; reading it again emits id 8 without waiting for id 2.
-    std::string diffgen;
-    for (int id = 1; id <= 12; ++id) {
-        if (id == 2 || id == 8) continue;
-        diffgen += (diffgen.empty() ? "[" : ",[") + std::to_string(id) + R"(,"t0",")" +
-                   std::to_string(id) + R"(","u","ts"])";
-    }
     FakeSetup setup(
-        R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
-        R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"horizon":"pending",)"
-        R"("diffgen":[)" +
-            diffgen +
-            R"(],"late":[[2,"t0","2","u","ts",1000000],[8,"t0","8","u","ts",1000000,14]]})",
+        heldTwoAndEight(R"([2,"t0","2","u","ts",1000000],[8,"t0","8","u","ts",1000000,14])",
+                        R"(,"horizon":"pending")"),
         kOneTable + R"(,"page_size":1,"max_page_size":1,"horizon_wait_seconds":3)" + kOneSession);
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
@@ -144,15 +149,7 @@ TEST_CASE("a gapped part that fills is emitted while an earlier part of its rang
 TEST_CASE("held ids join one pending range, of which only the gapped parts are read again") {
     // Page size 1: ids 2 and 8 are held while the others are visible, so the pages (1, 3] and
     // (7, 9] have gaps and every page between them has none.
-    std::string diffgen;
-    for (int id = 1; id <= 12; ++id) {
-        if (id == 2 || id == 8) continue;
-        diffgen += (diffgen.empty() ? "[" : ",[") + std::to_string(id) + R"(,"t0",")" +
-                   std::to_string(id) + R"(","u","ts"])";
-    }
-    FakeSetup setup(R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
-                    R"({"name":"v","kind":"text"}],"rows":[[1,"a"]]}},"diffgen":[)" +
-                        diffgen + R"(],"late":[[2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6]]})",
+    FakeSetup setup(heldTwoAndEight(R"([2,"t0","2","u","ts",6],[8,"t0","8","u","ts",6])"),
                     kOneTable + R"(,"page_size":1,"max_page_size":1)");
     auto run = runTap({"--config", setup.configPath()});
     REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
