@@ -53,4 +53,27 @@ void DatabaseSession::run(const std::string& sql) {
     if (MYSQL_RES* result = mysql_store_result(native_->my)) mysql_free_result(result);
 }
 
+std::string DatabaseSession::value(const std::string& sql) {
+    std::string text;
+    if (native_->pg != nullptr) {
+        PGresult* result = PQexec(native_->pg, sql.c_str());
+        const bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+        if (ok && PQntuples(result) > 0) text = PQgetvalue(result, 0, 0);
+        std::string error = PQerrorMessage(native_->pg);
+        PQclear(result);
+        if (!ok) throw std::runtime_error("postgres: " + error + " in: " + sql);
+        return text;
+    }
+    if (mysql_real_query(native_->my, sql.data(), sql.size()) != 0) {
+        throw std::runtime_error("mysql: " + std::string(mysql_error(native_->my)) + " in: " + sql);
+    }
+    MYSQL_RES* result = mysql_store_result(native_->my);
+    if (result == nullptr) return text;
+    MYSQL_ROW row = mysql_fetch_row(result);
+    unsigned long* lengths = mysql_fetch_lengths(result);
+    if (row != nullptr && row[0] != nullptr) text.assign(row[0], lengths[0]);
+    mysql_free_result(result);
+    return text;
+}
+
 }  // namespace tapdiffgen::testing

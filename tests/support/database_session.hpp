@@ -18,6 +18,8 @@ public:
 
     /// Runs one statement; throws std::runtime_error with the server's message.
     void run(const std::string& sql);
+    /// The first column of the first row of `sql`'s result, as text ("" without rows).
+    std::string value(const std::string& sql);
 
 private:
     struct Native;

@@ -1,10 +1,11 @@
-// Follow-mode latency: a writer commits one new row at a steady rate while the tap follows the
-// log; each RECORD line is matched to its row, and the time from the commit's return to the
-// line's arrival on the tap's stdout is one latency. Optionally a transaction that journals
-// one more row is held open for a while mid-run: the other rows must keep flowing, and that
-// row's own latency is counted from its commit. Prints one Markdown table row (see
-// tests/bench/README.md, "Follow latency"); a benchmark, not a test: it fails only when it
-// cannot run.
+// Follow-mode latency: writers commit one new row each at a steady rate (evenly spaced or as
+// Poisson arrivals) or in bursts while the tap follows the log; each RECORD line is matched to
+// its row, and the time from the commit's return to the line's arrival on the tap's stdout is
+// one latency. Optionally a transaction that journals one more row is held open for a while
+// mid-run: the other rows must keep flowing, and that row's own latency is counted from its
+// commit. Before writing, the idle tap's CPU and the statements the server ran meanwhile are
+// measured. Prints one Markdown table row (see tests/bench/README.md, "Follow latency"); a
+// benchmark, not a test: it fails only when it cannot run.
 #include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -23,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -46,6 +48,14 @@ struct Options {
     double holdSeconds = 0;
     bool notify = false;
     double pollInterval = 1;
+    int writers = 1;
+    double transactionMs = 0;  // mean time a write's transaction stays open after its INSERT
+    bool poisson = false;
+    int burst = 0;  // rows per burst; 0: a steady rate
+    double burstGap = 3;
+    double warmup = 0;
+    double idleSeconds = 5;
+    uint64_t seed = 1;
     std::string tap;
     std::string tapLog = "/dev/null";
     std::string logLevel = "info";
@@ -55,7 +65,9 @@ struct Options {
     std::cerr << "latency_bench: " << problem << "\n"
               << "usage: latency_bench --tap PATH [--dialect postgres|mysql|sqlite] [--rate N]\n"
               << "       [--seconds S] [--hold S] [--notify] [--poll-interval S] [--tap-log FILE]\n"
-              << "       [--log-level debug|info|warning|error]\n";
+              << "       [--log-level debug|info|warning|error] [--writers N] [--poisson]\n"
+              << "       [--transaction-ms MS]\n"
+              << "       [--burst ROWS --burst-gap S] [--warmup S] [--idle S] [--seed N]\n";
     std::exit(2);
 }
 
@@ -79,6 +91,22 @@ Options parseOptions(int argc, char** argv) {
             options.notify = true;
         } else if (flag == "--poll-interval") {
             options.pollInterval = std::stod(value());
+        } else if (flag == "--writers") {
+            options.writers = std::stoi(value());
+        } else if (flag == "--transaction-ms") {
+            options.transactionMs = std::stod(value());
+        } else if (flag == "--poisson") {
+            options.poisson = true;
+        } else if (flag == "--burst") {
+            options.burst = std::stoi(value());
+        } else if (flag == "--burst-gap") {
+            options.burstGap = std::stod(value());
+        } else if (flag == "--warmup") {
+            options.warmup = std::stod(value());
+        } else if (flag == "--idle") {
+            options.idleSeconds = std::stod(value());
+        } else if (flag == "--seed") {
+            options.seed = std::stoull(value());
         } else if (flag == "--tap") {
             options.tap = value();
         } else if (flag == "--tap-log") {
@@ -96,6 +124,11 @@ Options parseOptions(int argc, char** argv) {
     if (options.holdSeconds > 0 && options.dialect == "sqlite")
         usage("SQLite has one writer at a time: --hold would block the writer");
     if (options.rate <= 0 || options.seconds <= 0) usage("--rate and --seconds must be > 0");
+    if (options.writers < 1) usage("--writers must be >= 1");
+    if (options.writers > 1 && options.dialect == "sqlite")
+        usage("SQLite has one writer at a time: --writers must be 1");
+    if (options.burst < 0 || options.burstGap <= 0) usage("--burst-gap must be > 0");
+    if (options.warmup < 0 || options.idleSeconds <= 0) usage("--idle must be > 0");
     return options;
 }
 
@@ -105,10 +138,37 @@ public:
     virtual ~Database() = default;
     virtual void run(const std::string& sql) = 0;
     virtual std::string table() const = 0;
+    /// Another connection of the application's, for one more writer.
+    virtual std::unique_ptr<Database> anotherWriter() = 0;
+    /// A server-wide count of the statements run so far (MariaDB's Questions, PostgreSQL's
+    /// committed transactions of the database), counting the one that reads it; none for SQLite.
+    virtual std::optional<int64_t> statementsSoFar() { return std::nullopt; }
     /// A transaction that journals `sql` and stays open until commit().
     virtual std::unique_ptr<HeldTransaction> hold(const std::string& sql) = 0;
     /// The tap's config file.
     virtual std::string config(const std::string& extra) = 0;
+};
+
+// A writer's own connection to a server database whose table another object made.
+class ServerWriter : public Database {
+public:
+    ServerWriter(const DatabaseEnv& env, std::string table)
+        : session_(env), table_(std::move(table)) {}
+    void run(const std::string& sql) override { session_.run(sql); }
+    std::string table() const override { return table_; }
+    std::unique_ptr<Database> anotherWriter() override {
+        throw std::logic_error("only the database makes writers");
+    }
+    std::unique_ptr<HeldTransaction> hold(const std::string&) override {
+        throw std::logic_error("only the database holds transactions");
+    }
+    std::string config(const std::string&) override {
+        throw std::logic_error("only the database writes the config");
+    }
+
+private:
+    DatabaseSession session_;
+    std::string table_;
 };
 
 class ServerDatabase : public Database {
@@ -119,6 +179,17 @@ public:
     }
     void run(const std::string& sql) override { session_->run(sql); }
     std::string table() const override { return schema_.table("items"); }
+    std::unique_ptr<Database> anotherWriter() override {
+        return std::make_unique<ServerWriter>(env_, table());
+    }
+    std::optional<int64_t> statementsSoFar() override {
+        const std::string sql =
+            env_.dialect == "postgres"
+                ? "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                : "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+                  "WHERE VARIABLE_NAME = 'QUESTIONS'";
+        return std::stoll(session_->value(sql));
+    }
     std::unique_ptr<HeldTransaction> hold(const std::string& sql) override {
         return std::make_unique<HeldTransaction>(env_, sql);
     }
@@ -167,6 +238,9 @@ public:
         }
     }
     std::string table() const override { return "items"; }
+    std::unique_ptr<Database> anotherWriter() override {
+        throw std::logic_error("SQLite has one writer");
+    }
     std::unique_ptr<HeldTransaction> hold(const std::string&) override {
         throw std::logic_error("no held transaction on SQLite");
     }
@@ -309,13 +383,57 @@ std::unique_ptr<Database> openDatabase(const Options& options, const std::string
     return database;
 }
 
+// When each change is due, in seconds from the start of writing: evenly spaced, Poisson
+// arrivals at the same mean rate, or bursts of `burst` changes at once every `burstGap` seconds.
+std::vector<double> dueTimes(const Options& options) {
+    const double total = options.warmup + options.seconds;
+    std::vector<double> due;
+    if (options.burst > 0) {
+        for (double at = 0; at < total; at += options.burstGap)
+            due.insert(due.end(), options.burst, at);
+    } else if (options.poisson) {
+        std::mt19937_64 random(options.seed);
+        std::exponential_distribution<double> gap(options.rate);
+        for (double at = gap(random); at < total; at += gap(random)) due.push_back(at);
+    } else {
+        for (int64_t k = 0; static_cast<double>(k) / options.rate < total; ++k)
+            due.push_back(static_cast<double>(k) / options.rate);
+    }
+    return due;
+}
+
+std::string patternOf(const Options& options) {
+    std::ostringstream text;
+    if (options.burst > 0) {
+        text << options.burst << " every " << options.burstGap << " s";
+    } else {
+        text << options.rate << "/s" << (options.poisson ? " poisson" : "");
+    }
+    if (options.transactionMs > 0) text << ", txn ~" << options.transactionMs << " ms";
+    return text.str();
+}
+
+// The statements the server ran per second while the tap idled, less the reads of the count.
+std::string idleStatementsPerSecond(Database& database, double seconds) {
+    const std::optional<int64_t> before = database.statementsSoFar();
+    const auto start = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    const std::optional<int64_t> after = database.statementsSoFar();
+    if (!before || !after) return "-";
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(*after - *before - 1) / elapsed);
+    return text;
+}
+
 int run(const Options& options) {
     const std::string channel = "bench_latency_changes";
     std::unique_ptr<Database> database = openDatabase(options, channel);
     std::ostringstream extra;
+    const std::vector<double> due = dueTimes(options);
     extra << R"("log_level":")" << options.logLevel << R"(","follow":true,)"
           << R"("poll_interval_seconds":)" << options.pollInterval << R"(,"max_run_seconds":)"
-          << static_cast<int64_t>(options.seconds + options.holdSeconds + 120);
+          << static_cast<int64_t>(options.warmup + options.seconds + options.holdSeconds + 120);
     if (options.notify) extra << R"(,"notify_channel":")" << channel << '"';
     FollowingTap tap(options.tap, database->config(extra.str()), options.tapLog);
     for (int i = 0; i < 600 && !tap.atHead(); ++i) {
@@ -323,50 +441,83 @@ int run(const Options& options) {
     }
     if (!tap.atHead()) throw std::runtime_error("the tap did not reach the log's head");
 
+    std::vector<std::unique_ptr<Database>> writers;
+    writers.push_back(nullptr);
+    for (int w = 1; w < options.writers; ++w) writers.push_back(database->anotherWriter());
+
     // Idle first: the poll schedule grows to its bound.
     std::this_thread::sleep_for(std::chrono::seconds(3));
     const double idleCpuBefore = cpuSeconds(tap.pid());
     const auto idleStart = Clock::now();
-    std::this_thread::sleep_for(std::chrono::seconds(5));
+    const std::string idleStatements = idleStatementsPerSecond(*database, options.idleSeconds);
     const double idleCpu = (cpuSeconds(tap.pid()) - idleCpuBefore) /
                            std::chrono::duration<double>(Clock::now() - idleStart).count();
 
-    const int64_t changes = static_cast<int64_t>(options.rate * options.seconds);
+    const int64_t changes = static_cast<int64_t>(due.size());
     const int64_t heldId = changes + 1000000;
     std::vector<Clock::time_point> committed(static_cast<size_t>(changes) + 1);
-    std::unique_ptr<HeldTransaction> held;
-    Clock::time_point heldCommitted{};
-    const auto interval = std::chrono::duration<double>(1.0 / options.rate);
     const double cpuBefore = cpuSeconds(tap.pid());
     const auto start = Clock::now();
-    for (int64_t id = 1; id <= changes; ++id) {
-        std::this_thread::sleep_until(
-            start + std::chrono::duration_cast<Clock::duration>(interval * (id - 1)));
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-        if (options.holdSeconds > 0 && !held &&
-            elapsed >= options.seconds / 2 - options.holdSeconds / 2) {
-            held = database->hold("INSERT INTO " + database->table() + " VALUES (" +
-                                  std::to_string(heldId) + ", 'held')");
-        }
-        if (held && heldCommitted == Clock::time_point{} &&
-            elapsed >= options.seconds / 2 + options.holdSeconds / 2) {
-            held->commit();
-            heldCommitted = Clock::now();
-        }
-        database->run("INSERT INTO " + database->table() + " VALUES (" + std::to_string(id) +
-                      ", 'n')");
-        committed[static_cast<size_t>(id)] = Clock::now();
+    auto at = [&](double seconds) {
+        return start +
+               std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    };
+    // Writer w commits the changes w + 1, w + 1 + writers, ...: each on its own connection.
+    std::vector<std::thread> threads;
+    std::atomic<bool> writeFailed{false};
+    for (int w = 0; w < options.writers; ++w) {
+        Database* writer = w == 0 ? database.get() : writers[static_cast<size_t>(w)].get();
+        threads.emplace_back([&, w, writer, table = database->table()] {
+            // Exponential: transactions end in another order than they took their ids.
+            std::mt19937_64 random(options.seed + static_cast<uint64_t>(w) + 1);
+            std::exponential_distribution<double> openMs(1 / std::max(options.transactionMs, 1e-9));
+            try {
+                for (int64_t id = w + 1; id <= changes; id += options.writers) {
+                    std::this_thread::sleep_until(at(due[static_cast<size_t>(id - 1)]));
+                    const std::string insert =
+                        "INSERT INTO " + table + " VALUES (" + std::to_string(id) + ", 'n')";
+                    if (options.transactionMs > 0) {
+                        // The journal's id is taken at the INSERT, visible at the COMMIT.
+                        writer->run("BEGIN");
+                        writer->run(insert);
+                        std::this_thread::sleep_for(
+                            std::chrono::duration<double, std::milli>(openMs(random)));
+                        writer->run("COMMIT");
+                    } else {
+                        writer->run(insert);
+                    }
+                    committed[static_cast<size_t>(id)] = Clock::now();
+                }
+            } catch (const std::exception& failure) {
+                std::cerr << "latency_bench: writer " << w << ": " << failure.what() << "\n";
+                writeFailed = true;
+            }
+        });
     }
-    if (held && heldCommitted == Clock::time_point{}) {
+    std::unique_ptr<HeldTransaction> held;
+    Clock::time_point heldCommitted{};
+    if (options.holdSeconds > 0) {
+        const double middle = options.warmup + options.seconds / 2;
+        std::this_thread::sleep_until(at(middle - options.holdSeconds / 2));
+        held = database->hold("INSERT INTO " + database->table() + " VALUES (" +
+                              std::to_string(heldId) + ", 'held')");
+        std::this_thread::sleep_until(at(middle + options.holdSeconds / 2));
         held->commit();
         heldCommitted = Clock::now();
     }
+    for (std::thread& thread : threads) thread.join();
+    if (writeFailed) throw std::runtime_error("a writer failed");
     const double writeSeconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     const auto drainDeadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(options.pollInterval + 10));
-    while (Clock::now() < drainDeadline && (!tap.seen(changes) || (held && !tap.seen(heldId)))) {
+    auto allSeen = [&] {
+        for (int64_t id = 1; id <= changes; ++id)
+            if (!tap.seen(id)) return false;
+        return !held || tap.seen(heldId).has_value();
+    };
+    while (Clock::now() < drainDeadline && !allSeen()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     const double busyCpu = (cpuSeconds(tap.pid()) - cpuBefore) /
@@ -375,12 +526,15 @@ int run(const Options& options) {
 
     std::vector<double> latencies;
     int64_t missing = 0;
+    int64_t measured = 0;
     for (int64_t id = 1; id <= changes; ++id) {
         auto arrived = tap.seen(id);
         if (!arrived) {
             ++missing;
             continue;
         }
+        if (due[static_cast<size_t>(id - 1)] < options.warmup) continue;
+        ++measured;
         latencies.push_back(milliseconds(*arrived - committed[static_cast<size_t>(id)]));
     }
     std::sort(latencies.begin(), latencies.end());
@@ -395,14 +549,14 @@ int run(const Options& options) {
     const int exitCode = tap.stop();
 
     std::printf(
-        "| %s | %s | %.0f | %.0f | %.0f | %.1f | %lld | %lld | %.1f | %.1f | %.1f | %s | %zu | "
-        "%.2f | %.1f | %.1f | %d |\n",
-        options.dialect.c_str(), options.notify ? "notify" : "poll", options.rate,
-        static_cast<double>(changes) / writeSeconds, options.holdSeconds, options.pollInterval,
-        static_cast<long long>(changes), static_cast<long long>(missing),
+        "| %s | %s | %s | %d | %.0f | %.0f | %.1f | %lld | %lld | %.1f | %.1f | %.1f | %s | %zu | "
+        "%s | %.2f | %.1f | %.1f | %d |\n",
+        options.dialect.c_str(), options.notify ? "notify" : "poll", patternOf(options).c_str(),
+        options.writers, static_cast<double>(changes) / writeSeconds, options.holdSeconds,
+        options.pollInterval, static_cast<long long>(measured), static_cast<long long>(missing),
         percentile(latencies, 0.5), percentile(latencies, 0.99),
-        latencies.empty() ? NAN : latencies.back(), heldLatency.c_str(), duplicates, idleCpu * 100,
-        busyCpu * 100, rss, exitCode);
+        latencies.empty() ? NAN : latencies.back(), heldLatency.c_str(), duplicates,
+        idleStatements.c_str(), idleCpu * 100, busyCpu * 100, rss, exitCode);
     return missing == 0 ? 0 : 1;
 }
 

@@ -9,8 +9,11 @@
 //                                        {"name":"amount","kind":"decimal","scale":2}, ...],
 //                           "rows": [[1, "10.50"], ...]}},
 //   "diffgen": [[id, "table", "table_id" or null, "op", "ts"], ...],
-//   "late": [[id, "table", "table_id", "op", "ts", checksUntilVisible], ...],
-//   "horizon": "driver" (default) | "unsupported",
+//   "late": [[id, "table", "table_id", "op", "ts", checksUntilVisible, pageRead], ...],
+//                                 (pageRead, optional: the event commits at the process's
+//                                  pageRead-th page read, whatever the checks)
+//   "horizon": "driver" (default) | "unsupported" | "pending" (never final: a transaction
+//                                  held open elsewhere),
 //   "page_delay_ms": 0,           (each page read takes this long: a slow server)
 //   "lose_connection_at_page": N  (the Nth page read of the process fails once with a
 //                                  retryable IO error, as a server restart would: every
@@ -83,6 +86,7 @@ struct FakeEvent {
     std::string op;
     std::string ts;
     int checksUntilVisible;
+    int visibleAtPage;  // 0: only the horizon checks make it visible
 };
 
 struct FakeTable {
@@ -110,6 +114,7 @@ FakeEvent eventFrom(const Poco::JSON::Array::Ptr& item, bool late) {
     event.op = item->isNull(3) ? "" : item->getElement<std::string>(3);
     event.ts = item->getElement<std::string>(4);
     event.checksUntilVisible = late ? item->getElement<int>(5) : 0;
+    event.visibleAtPage = late && item->size() > 6 ? item->getElement<int>(6) : 0;
     return event;
 }
 
@@ -207,8 +212,9 @@ public:
                        root->getValue<int>("fail_fetches_on_connection") == number;
         fetchesInterrupted_ = root->has("interrupt_fetches_on_connection") &&
                               root->getValue<int>("interrupt_fetches_on_connection") == number;
-        horizonSupported_ =
-            !root->has("horizon") || root->getValue<std::string>("horizon") != "unsupported";
+        const std::string horizon = root->optValue<std::string>("horizon", "driver");
+        horizonSupported_ = horizon != "unsupported";
+        horizonNeverFinal_ = horizon == "pending";
         if (root->has("journal")) journal_ = root->get("journal");
         if (root->has("chunked_scan")) chunkedScan_ = root->getValue<bool>("chunked_scan");
         if (root->has("lose_connection_at_chunk")) {
@@ -275,6 +281,11 @@ public:
             throwIfRestarted();
         }
         applyAlterations(*database_, pagesRead, 0);
+        for (FakeEvent& event : database_->events) {
+            if (event.visibleAtPage > 0 && pagesRead >= event.visibleAtPage) {
+                event.checksUntilVisible = 0;
+            }
+        }
         if (pruneAtPage_.first == pagesRead) {
             std::erase_if(database_->events, [this](const FakeEvent& event) {
                 return event.id <= pruneAtPage_.second;
@@ -398,6 +409,7 @@ public:
         if (!horizonSupported_) throw notImplemented("fake horizon unsupported");
         std::lock_guard<std::mutex> lock(database_->mutex);
         throwIfRestarted();
+        if (horizonNeverFinal_) return HorizonState::Pending;
         bool allVisible = true;
         for (FakeEvent& event : database_->events) {
             if (event.checksUntilVisible > 0) {
@@ -450,6 +462,7 @@ private:
     int restartsSeen_ = 0;
     std::atomic<bool> cancelled_{false};
     bool horizonSupported_ = true;
+    bool horizonNeverFinal_ = false;
     int pageDelay_ = 0;
     int loseAtPage_ = 0;
     int loseAtFetch_ = 0;

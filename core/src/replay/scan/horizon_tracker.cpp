@@ -72,16 +72,33 @@ bool HorizonTracker::isFinal(PendingRange& range) {
 std::vector<PendingRange> HorizonTracker::takeFinal() {
     std::vector<PendingRange> done;
     while (!pending_.empty() && isFinal(pending_.front())) {
-        done.push_back(std::move(pending_.front()));
-        pending_.pop_front();
+        done.push_back(popOldest());
         const PendingRange& range = done.back();
-        heldIds_ -= range.seenIds.size();
         log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
                    "] are final after " + std::to_string(checks_) +
                    " horizon checks; reading them again");
-        if (range.from <= finalThrough_ && range.to > finalThrough_) finalThrough_ = range.to;
     }
     return done;
+}
+
+PendingRange HorizonTracker::takeOldest() {
+    PendingRange range = popOldest();
+    log::debug("diffgen ids (" + std::to_string(range.from) + ", " + std::to_string(range.to) +
+               "] have no gap left");
+    return range;
+}
+
+void HorizonTracker::narrowOldest(std::vector<std::pair<int64_t, int64_t>> parts) {
+    if (parts.empty() || pending_.empty()) return;
+    pending_.front().gappedParts = std::move(parts);
+}
+
+PendingRange HorizonTracker::popOldest() {
+    PendingRange range = std::move(pending_.front());
+    pending_.pop_front();
+    heldIds_ -= range.seenIds.size();
+    if (range.from <= finalThrough_ && range.to > finalThrough_) finalThrough_ = range.to;
+    return range;
 }
 
 std::optional<int64_t> HorizonTracker::holdFor(size_t stream) const {

@@ -6,7 +6,10 @@
 //   - when the driver counted every id of the range (no gap), the range is final at once;
 //   - otherwise the range is pending, with the horizon mark the driver took in the same
 //     snapshot, until the driver says every transaction that could hold a missing id has ended
-//     (or, for a driver that cannot tell, until horizon_settle_seconds have passed).
+//     (or, for a driver that cannot tell, until horizon_settle_seconds have passed), or until
+//     a read again finds every id of its gapped parts (the caller reads them again, emits the
+//     late events of each part without a gap left at once, and says so: narrowOldest(),
+//     takeOldest()).
 // A pending range holds the bookmarks of its streams at its lower end. Once final, the range is
 // read again and the events that committed late are emitted (the caller does that).
 //
@@ -36,8 +39,8 @@ struct PendingRange {
     int64_t to = 0;    // inclusive
     StreamSet streams;
     std::vector<int64_t> seenIds;  // ascending ids already emitted from the parts below
-    /// The parts of (from, to] that had gaps, to read again once final; the parts between
-    /// them were final when read (empty: the whole range).
+    /// The parts of (from, to] that have gaps, to read again once final; the parts between
+    /// them were final when read, or when read again (empty: the whole range).
     std::vector<std::pair<int64_t, int64_t>> gappedParts;
     TdgHorizonMark mark{};
     std::chrono::steady_clock::time_point readAt;
@@ -63,6 +66,13 @@ public:
 
     /// Asks about the oldest pending ranges, in order, and returns those that are now final.
     std::vector<PendingRange> takeFinal();
+    /// The oldest pending range; null when none is.
+    const PendingRange* oldest() const { return pending_.empty() ? nullptr : &pending_.front(); }
+    /// Removes the oldest pending range, which a read again proved to have no gap left.
+    PendingRange takeOldest();
+    /// The oldest pending range's gapped parts are now only `parts` (not empty): a read again
+    /// found the others without a gap and emitted their late events.
+    void narrowOldest(std::vector<std::pair<int64_t, int64_t>> parts);
 
     /// The lower end of the oldest pending range that holds `stream`, if any.
     std::optional<int64_t> holdFor(size_t stream) const;
@@ -77,6 +87,7 @@ private:
     uint64_t checks_ = 0;
 
     bool isFinal(PendingRange& range);
+    PendingRange popOldest();
 };
 
 }  // namespace tapdiffgen::core

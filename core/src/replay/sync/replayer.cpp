@@ -37,6 +37,7 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
       emitter_(connection, run.writer, run.ledger, schemas_, options_.keysPerFetch,
                std::move(repulls)),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
+      gapReread_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.backlogPages) {
     auto pageStreams = std::make_shared<PageStreams>();
     for (const auto& stream : streams_)
@@ -304,8 +305,54 @@ void Replayer::settleRange(int64_t from, int64_t readThrough, int64_t lastId, co
     horizon_.addPending(std::move(range), final);
 }
 
+// The oldest ranges whose gaps have filled go first (no horizon check needed), then those the
+// horizon proves final.
 void Replayer::drainFinalRanges() {
+    while (takeFilledOldestRange()) {
+    }
     for (const PendingRange& range : horizon_.takeFinal()) emitLateEvents(range);
+}
+
+// When the oldest pending range is due to be read again (timing/gap_reread.hpp): emits the late
+// events of its gapped parts that have no gap left, and drops the range once none has. Returns
+// whether it dropped the range.
+bool Replayer::takeFilledOldestRange() {
+    const PendingRange* oldest = horizon_.oldest();
+    const auto now = std::chrono::steady_clock::now();
+    if (oldest == nullptr || !gapReread_.due(oldest->from, oldest->readAt, now)) return false;
+    std::vector<std::pair<int64_t, int64_t>> stillGapped = emitFilledParts(*oldest);
+    if (stillGapped.empty()) {
+        horizon_.takeOldest();
+        return true;
+    }
+    horizon_.narrowOldest(std::move(stillGapped));
+    gapReread_.stillGapped(now);
+    return false;
+}
+
+// Reads each gapped part of `range` again, in one read each: a part whose every id is there now
+// can get no more events, so its late events are emitted at once. Returns the other parts (and
+// those wider than two pages, left to the horizon: following, parts are a few ids wide).
+std::vector<std::pair<int64_t, int64_t>> Replayer::emitFilledParts(const PendingRange& range) {
+    const std::vector<std::string> names = journalNames(range.streams);
+    std::vector<std::pair<int64_t, int64_t>> stillGapped;
+    for (const auto& [from, to] : range.gappedParts) {
+        const int64_t width = to - from;
+        if (width > 2 * options_.pageSize) {
+            stillGapped.emplace_back(from, to);
+            continue;
+        }
+        EventPage page = connection_.readDiffgenPage(options_.diffgen, from, to, width, names);
+        ++run_.ledger.diffgenQueries;
+        const bool filled =
+            !page.empty() && page[page.size() - 1].id == to && page.rangeRowCount() == width;
+        if (filled) {
+            emitLatePage(range, page);
+        } else {
+            stillGapped.emplace_back(from, to);
+        }
+    }
+    return stillGapped;
 }
 
 // A range just became final: read it again and emit what committed after the first read.
@@ -318,14 +365,19 @@ void Replayer::emitLateEvents(const PendingRange& range) {
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
             ++run_.ledger.diffgenQueries;
             if (page.empty()) break;
-            const PagePlan plan = planPage(page, range.streams, LateRead{range.seenIds});
-            stopStreams(plan, range.streams);
-            emitPlan(plan, range.streams);
-            takeSignals(snapshotSignals(page, streams_, range.streams, range.seenIds));
+            emitLatePage(range, page);
             after = page[page.size() - 1].id;
             if (static_cast<int64_t>(page.size()) < options_.pageSize) break;
         }
     }
+}
+
+// Emits the events of a page of `range` read again that its first read did not see.
+void Replayer::emitLatePage(const PendingRange& range, const EventPage& page) {
+    const PagePlan plan = planPage(page, range.streams, LateRead{range.seenIds});
+    stopStreams(plan, range.streams);
+    emitPlan(plan, range.streams);
+    takeSignals(snapshotSignals(page, streams_, range.streams, range.seenIds));
 }
 
 void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {

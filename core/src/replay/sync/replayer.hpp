@@ -24,6 +24,7 @@
 #include "replay/scan/stream_set.hpp"
 #include "replay/sessions/page_read_ahead.hpp"
 #include "replay/sync/run_scope.hpp"
+#include "replay/timing/gap_reread.hpp"
 #include "replay/timing/poll_schedule.hpp"
 
 namespace tapdiffgen::core {
@@ -73,6 +74,7 @@ private:
     uint64_t eventsAtLastProgress_ = 0;
     std::chrono::steady_clock::time_point lastStateAt_;
     PollSchedule poll_;
+    GapReread gapReread_;
     PageSizer pageSizer_;
     bool warnedHoldingTooMuch_ = false;
 
@@ -92,7 +94,10 @@ private:
     void settleRange(int64_t from, int64_t readThrough, int64_t lastId, const EventPage& page,
                      const StreamSet& active);
     void emitLateEvents(const PendingRange& range);
+    void emitLatePage(const PendingRange& range, const EventPage& page);
     void drainFinalRanges();
+    bool takeFilledOldestRange();
+    std::vector<std::pair<int64_t, int64_t>> emitFilledParts(const PendingRange& range);
     bool holdsTooMuch() const;
     bool waitWhileHoldingTooMuch();
     void waitForNewEvents();
