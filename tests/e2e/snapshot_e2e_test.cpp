@@ -208,6 +208,16 @@ void backfillOneTable(const DatabaseEnv& env) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
             }
         });
+        // A failed assertion below leaves the test by an exception: the writer stops and is
+        // joined all the same, so the failure is reported instead of aborting the process.
+        struct StopWriter {
+            std::atomic<bool>& stop;
+            std::thread& writer;
+            ~StopWriter() {
+                stop = true;
+                if (writer.joinable()) writer.join();
+            }
+        } stopWriter{stop, changes};
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         replica[lost].clear();
         schema.exec(signalSql(schema, lost));

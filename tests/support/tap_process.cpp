@@ -121,7 +121,12 @@ TapProcess::~TapProcess() {
 
 void TapProcess::signal(int number) const { kill(pid_, number); }
 
-std::string TapProcess::stdoutSoFar() const { return readAll(dir_ + "/stdout"); }
+std::string TapProcess::stdoutSoFar() const {
+    std::string out = readAll(dir_ + "/stdout");
+    const size_t lastNewline = out.rfind('\n');
+    out.resize(lastNewline == std::string::npos ? 0 : lastNewline + 1);
+    return out;
+}
 
 size_t TapProcess::stdoutSize() const {
     std::error_code missing;

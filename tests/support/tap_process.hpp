@@ -22,7 +22,8 @@ public:
     ~TapProcess();
     void signal(int number) const;
     int pid() const { return pid_; }
-    /// Bytes written to stdout so far.
+    /// The lines written to stdout so far, each whole: a line the tap is still writing is left
+    /// out, so that a test parsing them while the tap runs never reads half a message.
     std::string stdoutSoFar() const;
     /// How many, without reading them.
     size_t stdoutSize() const;
