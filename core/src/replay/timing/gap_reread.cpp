@@ -1,12 +1,7 @@
 #include "replay/timing/gap_reread.hpp"
 
-#include <algorithm>
-
 namespace tapdiffgen::core {
 namespace {
-
-// About the time a concurrent writer's commit takes to land, and the shortest poll wait.
-constexpr GapReread::Seconds kFirstRereadAfter{0.01};
 
 GapReread::Clock::duration rereadTicks(GapReread::Seconds seconds) {
     return std::chrono::duration_cast<GapReread::Clock::duration>(seconds);
@@ -14,21 +9,20 @@ GapReread::Clock::duration rereadTicks(GapReread::Seconds seconds) {
 
 }  // namespace
 
-GapReread::GapReread(Seconds longest)
-    : shortest_(std::min(kFirstRereadAfter, longest)), longest_(longest), wait_(shortest_) {}
+GapReread::GapReread(Seconds longest) : waits_(longest) {}
 
 bool GapReread::due(int64_t from, Clock::time_point readAt, Clock::time_point now) {
     if (range_ != from) {
         range_ = from;
-        wait_ = shortest_;
-        next_ = readAt + rereadTicks(wait_);
+        waits_.afterRead(true);
+        next_ = readAt + rereadTicks(waits_.nextWait());
     }
     return now >= next_;
 }
 
 void GapReread::stillGapped(Clock::time_point now) {
-    wait_ = std::min(longest_, wait_ * 2);
-    next_ = now + rereadTicks(wait_);
+    waits_.afterRead(false);
+    next_ = now + rereadTicks(waits_.nextWait());
 }
 
 }  // namespace tapdiffgen::core

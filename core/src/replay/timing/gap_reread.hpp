@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "replay/timing/poll_schedule.hpp"
+
 namespace tapdiffgen::core {
 
 class GapReread {
@@ -27,12 +29,12 @@ public:
     bool due(int64_t from, Clock::time_point readAt, Clock::time_point now);
     /// A read again at `now` still found a gap.
     void stillGapped(Clock::time_point now);
-    Seconds nextWait() const { return wait_; }
+    Seconds nextWait() const { return waits_.nextWait(); }
 
 private:
-    Seconds shortest_;
-    Seconds longest_;
-    Seconds wait_;
+    /// The waits themselves: the poll's schedule, shortest after a new range, twice as long
+    /// after each read again that still finds a gap.
+    PollSchedule waits_;
     std::optional<int64_t> range_;
     Clock::time_point next_{};
 };
