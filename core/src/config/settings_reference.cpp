@@ -3,21 +3,13 @@
 #include "config/settings.hpp"
 #include "util/joined.hpp"
 #include "util/json_value.hpp"
+#include "util/markdown_cell.hpp"
 
 namespace tapdiffgen::core {
 
 namespace {
 
 std::string code(const std::string& text) { return "`" + text + "`"; }
-
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '|') out += '\\';
-        out += c;
-    }
-    return out;
-}
 
 std::string defaultCell(const SettingSpec& spec) {
     if (spec.required) return "required";
@@ -47,7 +39,7 @@ std::string typeCell(const SettingSpec& spec) {
 std::string row(const std::string& name, const SettingSpec& spec, const std::string& variable) {
     return "| " + code(name) + " | " + typeCell(spec) + " | " + defaultCell(spec) + " | " +
            boundsCell(spec) + " | " + spec.appliesTo + " | " + variable + " | " +
-           escaped(spec.description) + " |\n";
+           markdownCell(spec.description) + " |\n";
 }
 
 }  // namespace
