@@ -8,6 +8,7 @@
 #include "config/settings.hpp"
 #include "util/joined.hpp"
 #include "util/json_value.hpp"
+#include "util/markdown_cell.hpp"
 
 // The version and description are set once, in the top-level CMakeLists.txt.
 #if !defined(TAP_DIFFGEN_VERSION) || !defined(TAP_DIFFGEN_DESCRIPTION)
@@ -59,15 +60,6 @@ std::string aboutAsJson(const std::vector<SettingSpec>& pluginSettings) {
     about->set("capabilities", capabilities);
     about->set("settings", settingsJsonSchemaObject(pluginSettings));
     return jsonvalue::writePretty(about, 2) + "\n";
-}
-
-std::string markdownCell(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '|') out += '\\';
-        out += c;
-    }
-    return out;
 }
 
 // Columns as the SDK fills them: Python's str() of the required flag and the default.

@@ -10,6 +10,9 @@
 
 namespace tapdiffgen::core {
 
+/// batch_config.batch_size when not given; the catalogue's description of batch_config says it.
+inline constexpr int64_t kDefaultBatchSize = 10000;
+
 /// The URL scheme of the one storage the tap writes batches to.
 inline constexpr const char* kFileScheme = "file://";
 
@@ -17,7 +20,7 @@ struct BatchSettings {
     bool gzip = true;
     std::string root;    // a local folder (the file:// URL's path)
     std::string prefix;  // prepended to every file name
-    int64_t batchSize = 10000;
+    int64_t batchSize = kDefaultBatchSize;
 };
 
 /// batch_config as the SDK reads it; nullopt when not set. Throws ConfigError naming the key.

@@ -1,19 +1,30 @@
-// The one catalogue of the tap's settings. --about, the JSON Schema, the environment variable
-// names, the man page and the Meltano plugin definition are all generated from it, so a
-// setting is described in exactly one place.
+// The one catalogue of the tap's settings, one descriptor per setting (settings.cpp). The
+// parser (tap_config.cpp) checks every value against it and stores it through it, the defaults
+// of TapConfig are its defaults, and --about, the JSON Schema, the environment variable names,
+// .env.example, the man page, the Meltano plugin definition and docs/settings.md are generated
+// from it, so a setting is described in exactly one place.
 #pragma once
 
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "util/json_value.hpp"
+
 namespace tapdiffgen::core {
 
-/// One setting (or one key of a `tables` entry) as JSON Schema describes it.
+struct TapConfig;
+
+/// One setting (or one key of a `tables` entry or of `ssh_tunnel`): what JSON Schema says of
+/// it, where it takes effect, and the TapConfig field it fills. A top-level setting comes from
+/// the --config files and, with --config ENV, from its TAP_DIFFGEN_<NAME> variable (an
+/// `ssh_tunnel` key from TAP_DIFFGEN_SSH_TUNNEL_<KEY>); a key of a `tables` entry only from
+/// the files.
 struct SettingSpec {
     std::string name;         ///< "port"
     std::string type;         ///< "string", "integer", "boolean", "array", "number"
@@ -29,6 +40,14 @@ struct SettingSpec {
     bool driverOption = false;            ///< handed to the dialect plugin's connect()
     /// A string setting that also takes a non-empty list of distinct strings (pk_column).
     bool orStringList = false;
+    /// The part of the run that reads it: "connection", "streams", "journal", "replay",
+    /// "output", "follow", "run", "tunnel", "metrics"; empty for a plugin's own setting (see
+    /// `dialects`).
+    std::string appliesTo;
+    /// Stores a checked value (the given one, else the default) in its TapConfig field; empty
+    /// for a setting read by hand (tables, max_page_size, the stream-map, batch and tunnel
+    /// objects) and for a plugin's own.
+    std::function<void(TapConfig&, const JsonValue&)> store;
 };
 
 /// The settings a dialect plugin adds to the configuration (TdgPluginInfo.settings), each a

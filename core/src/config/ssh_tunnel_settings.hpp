@@ -4,13 +4,11 @@
 #include <cstdint>
 #include <string>
 
-#include "config/setting_defaults.hpp"
-
 namespace tapdiffgen::core {
 
 struct SshTunnelSettings {
     std::string host;  ///< the bastion
-    int port = setting_defaults::kSshTunnelPort;
+    int port = 0;      ///< ssh_tunnel.port: the parser fills in the catalogue's default
     std::string username;
     std::string privateKey;          ///< PEM or OpenSSH key text; secret
     std::string privateKeyPassword;  ///< secret; empty when the key is not encrypted

@@ -13,8 +13,9 @@ struct StreamMapSettings {
     Poco::JSON::Object::Ptr streamMaps;
     /// The stream_map_config object (`config` in expressions); null when not set.
     Poco::JSON::Object::Ptr streamMapConfig;
-    bool flatteningEnabled = false;
-    int64_t flatteningMaxDepth = 0;
+    /// flattening_enabled and flattening_max_depth, stored by their descriptors (TapConfig()).
+    bool flatteningEnabled{};
+    int64_t flatteningMaxDepth{};
 };
 
 }  // namespace tapdiffgen::core

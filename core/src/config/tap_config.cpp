@@ -201,6 +201,14 @@ JsonValue effectiveValue(const Object& object, const std::vector<SettingSpec>& s
     return effectiveValue(object, *spec);
 }
 
+std::size_t allowedIndex(const Object& object, const std::vector<SettingSpec>& specs,
+                         const std::string& name) {
+    const auto& allowed = findSpec(specs, name)->allowed;
+    const auto text = effectiveValue(object, specs, name).convert<std::string>();
+    return static_cast<std::size_t>(std::find(allowed.begin(), allowed.end(), text) -
+                                    allowed.begin());
+}
+
 std::string textSetting(const Object& object, const std::string& name) {
     return effectiveValue(object, settingSpecs(), name).convert<std::string>();
 }
@@ -246,14 +254,9 @@ TableSetting readTableEntry(const JsonValue& value, const std::string& path,
     table.tableName = effectiveValue(entry, specs, "table_name").convert<std::string>();
     table.table = TableRef::parse(table.tableName);
     table.pkColumns = stringOrList(effectiveValue(entry, specs, "pk_column"));
-    // checkValues admitted only the catalogue's enum values.
-    table.mode = effectiveValue(entry, specs, "mode").convert<std::string>() == "tombstones_only"
-                     ? StreamMode::TombstonesOnly
-                     : StreamMode::Full;
-    const std::string startFrom = effectiveValue(entry, specs, "start_from").convert<std::string>();
-    table.startFrom = startFrom == "snapshot"      ? StartFrom::Snapshot
-                      : startFrom == "when_needed" ? StartFrom::WhenNeeded
-                                                   : StartFrom::Beginning;
+    // checkValues admitted only the catalogue's enum values, listed in the enums' order.
+    table.mode = static_cast<StreamMode>(allowedIndex(entry, specs, "mode"));
+    table.startFrom = static_cast<StartFrom>(allowedIndex(entry, specs, "start_from"));
     checkTableName(table.tableName, keyPath(path, "table_name"));
     for (const auto& column : table.pkColumns) {
         if (column.empty()) fail("'' should be non-empty", keyPath(path, "pk_column"));
@@ -378,19 +381,6 @@ Object::Ptr objectSetting(const Object& config, const std::string& name) {
     return value.isEmpty() ? nullptr : value.extract<Object::Ptr>();
 }
 
-void readStreamMapSettings(const Object& config, TapConfig& result) {
-    result.streamMaps.streamMaps = objectSetting(config, "stream_maps");
-    result.streamMaps.streamMapConfig = objectSetting(config, "stream_map_config");
-    result.streamMaps.flatteningEnabled =
-        effectiveValue(config, settingSpecs(), "flattening_enabled").convert<bool>();
-    const JsonValue depth = effectiveValue(config, settingSpecs(), "flattening_max_depth");
-    if (result.streamMaps.flatteningEnabled && depth.isEmpty()) {
-        throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
-    }
-    if (!depth.isEmpty()) result.streamMaps.flatteningMaxDepth = *jsonvalue::toInt64(depth);
-    result.batch = parseBatchSettings(effectiveValue(config, settingSpecs(), "batch_config"));
-}
-
 int64_t timesPageSize(int64_t factor, int64_t pageSize) {
     return pageSize > INT64_MAX / factor ? INT64_MAX : pageSize * factor;
 }
@@ -405,39 +395,28 @@ int64_t maxPageSizeOf(int64_t given, int64_t pageSize) {
     return given;
 }
 
-void readSettings(const Object& config, TapConfig& result) {
-    result.sqlDialect = textSetting(config, "sql_dialect");
-    result.diffgenTable = textSetting(config, "diffgen_table");
+// What follows from the settings: the diffgen table split, and the pages of a backlog.
+void deriveSettings(TapConfig& result, int64_t maxPageSize) {
     result.diffgen = TableRef::parse(result.diffgenTable);
-    result.pageSize = integerSetting(config, "page_size");
-    const int64_t maxPageSize = integerSetting(config, "max_page_size");
     result.maxPageSize = maxPageSizeOf(maxPageSize, result.pageSize);
     // Left to the tap, a backlog's pages also grow with the tables they read (PageSizer).
     result.widestPageSize =
         maxPageSize == 0 ? timesPageSize(4, result.pageSize) : result.maxPageSize;
-    result.readAhead = effectiveValue(config, settingSpecs(), "read_ahead").convert<bool>();
-    result.repullSessions = integerSetting(config, "repull_sessions");
-    result.addSdcDeletedAt =
-        effectiveValue(config, settingSpecs(), "add_sdc_deleted_at").convert<bool>();
-    result.logLevel = textSetting(config, "log_level");
-    result.maxRunSeconds = integerSetting(config, "max_run_seconds");
-    result.onBadEvent =
-        textSetting(config, "on_bad_event") == "skip" ? BadEventPolicy::Skip : BadEventPolicy::Fail;
-    result.horizonSettleSeconds =
-        effectiveValue(config, settingSpecs(), "horizon_settle_seconds").convert<double>();
-    result.horizonWaitSeconds = integerSetting(config, "horizon_wait_seconds");
-    result.acceptCachedSequence =
-        effectiveValue(config, settingSpecs(), "accept_cached_sequence").convert<bool>();
-    result.connectTimeout = integerSetting(config, "connect_timeout");
-    result.reconnectAttempts = integerSetting(config, "reconnect_attempts");
-    result.reconnectMaxWaitSeconds = integerSetting(config, "reconnect_max_wait_seconds");
-    readStreamMapSettings(config, result);
-    result.follow = effectiveValue(config, settingSpecs(), "follow").convert<bool>();
-    result.idleExitSeconds = integerSetting(config, "idle_exit_seconds");
-    result.pollIntervalSeconds =
-        effectiveValue(config, settingSpecs(), "poll_interval_seconds").convert<double>();
-    result.stateIntervalSeconds =
-        effectiveValue(config, settingSpecs(), "state_interval_seconds").convert<double>();
+}
+
+// Every setting with a field of its own, through its descriptor; `result` holds the defaults.
+void readSettings(const Object& config, TapConfig& result) {
+    for (const auto& spec : settingSpecs()) {
+        if (spec.store && isGiven(config, spec)) spec.store(result, config.get(spec.name));
+    }
+    deriveSettings(result, integerSetting(config, "max_page_size"));
+    if (result.streamMaps.flatteningEnabled &&
+        !isGiven(config, *findSettingSpec("flattening_max_depth"))) {
+        throw ConfigError("'flattening_max_depth' is required when flattening_enabled is true");
+    }
+    result.streamMaps.streamMaps = objectSetting(config, "stream_maps");
+    result.streamMaps.streamMapConfig = objectSetting(config, "stream_map_config");
+    result.batch = parseBatchSettings(effectiveValue(config, settingSpecs(), "batch_config"));
 }
 
 // A poll interval of 0 would read the log in a busy loop.
@@ -466,6 +445,14 @@ void mergeInto(Object& target, const Object& source) {
 }
 
 }  // namespace
+
+TapConfig::TapConfig() {
+    for (const auto& spec : settingSpecs()) {
+        if (spec.store && spec.defaultJson) spec.store(*this, jsonvalue::parse(*spec.defaultJson));
+    }
+    deriveSettings(*this, *jsonvalue::toInt64(
+                              jsonvalue::parse(*findSettingSpec("max_page_size")->defaultJson)));
+}
 
 const std::string* TapConfig::connectionOption(std::string_view name) const {
     for (const auto& [key, value] : connectionOptions) {

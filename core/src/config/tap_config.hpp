@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "config/batch_settings.hpp"
-#include "config/setting_defaults.hpp"
 #include "config/settings.hpp"
 #include "config/ssh_tunnel_settings.hpp"
 #include "config/stream_map_settings.hpp"
@@ -30,12 +29,14 @@ public:
         : TapError(ErrorKind::Configuration, message) {}
 };
 
-/// `mode`: what a stream emits.
+/// `mode`: what a stream emits, in the order of the setting's allowed values.
 enum class StreamMode { Full, TombstonesOnly };
-/// `start_from`: where a stream without state starts. WhenNeeded snapshots too, and also
-/// re-snapshots a stream whose bookmark the log no longer covers (Debezium's "when_needed").
+/// `start_from`: where a stream without state starts, in the order of the setting's allowed
+/// values. WhenNeeded snapshots too, and also re-snapshots a stream whose bookmark the log no
+/// longer covers (Debezium's "when_needed").
 enum class StartFrom { Beginning, Snapshot, WhenNeeded };
-/// `on_bad_event`: what a diffgen row that cannot be replayed does.
+/// `on_bad_event`: what a diffgen row that cannot be replayed does. The catalogue stores the
+/// setting's allowed values by their index, so the order is theirs: "fail", "skip".
 enum class BadEventPolicy { Fail, Skip };
 
 /// One entry of the `tables` setting.
@@ -43,8 +44,8 @@ struct TableSetting {
     std::string tableName;               ///< "name" or "schema.name", as configured
     TableRef table;                      ///< tableName split
     std::vector<std::string> pkColumns;  ///< the key's columns in key order, at least one
-    StreamMode mode = StreamMode::Full;
-    StartFrom startFrom = StartFrom::Beginning;
+    StreamMode mode{};
+    StartFrom startFrom{};
     /// What the triggers write into diffgen.tablename for this table.
     std::string journalName;
     /// False when journalName is the default (tableName without its schema).
@@ -54,38 +55,46 @@ struct TableSetting {
     std::string streamName() const;
 };
 
+/// The settings of a run. A default-constructed TapConfig holds every setting's default from
+/// the catalogue (settings.cpp), which is the only place a default is written: the fields below
+/// start empty, and the constructor stores each descriptor's default through it.
 struct TapConfig {
+    TapConfig();
+
     std::string sqlDialect;
     std::vector<TableSetting> tables;
-    std::string diffgenTable{setting_defaults::kDiffgenTable};           ///< as configured
-    TableRef diffgen{"", std::string(setting_defaults::kDiffgenTable)};  ///< diffgenTable split
-    int64_t pageSize = setting_defaults::kPageSize;
+    std::string diffgenTable;  ///< as configured
+    TableRef diffgen;          ///< diffgenTable split
+    int64_t pageSize{};
     /// max_page_size, 0 (three times pageSize) resolved.
-    int64_t maxPageSize = 3 * setting_defaults::kPageSize;
+    int64_t maxPageSize{};
     /// What a backlog page that reads many tables may grow to: four times pageSize when
     /// max_page_size is 0, else maxPageSize.
-    int64_t widestPageSize = 4 * setting_defaults::kPageSize;
-    bool readAhead = setting_defaults::kReadAhead;
-    int64_t repullSessions = setting_defaults::kRepullSessions;
-    bool addSdcDeletedAt = setting_defaults::kAddSdcDeletedAt;
-    std::string logLevel{setting_defaults::kLogLevel};
-    int64_t maxRunSeconds = setting_defaults::kMaxRunSeconds;
-    BadEventPolicy onBadEvent = BadEventPolicy::Fail;
-    double horizonSettleSeconds = setting_defaults::kHorizonSettleSeconds;
-    int64_t horizonWaitSeconds = setting_defaults::kHorizonWaitSeconds;
+    int64_t widestPageSize{};
+    bool readAhead{};
+    int64_t repullSessions{};
+    bool addSdcDeletedAt{};
+    std::string logLevel;
+    int64_t maxRunSeconds{};
+    BadEventPolicy onBadEvent{};
+    double horizonSettleSeconds{};
+    int64_t horizonWaitSeconds{};
     /// accept_cached_sequence: run although diffgen.id comes from a sequence with a CACHE.
-    bool acceptCachedSequence = setting_defaults::kAcceptCachedSequence;
-    int64_t connectTimeout = setting_defaults::kConnectTimeout;
-    int64_t reconnectAttempts = setting_defaults::kReconnectAttempts;
-    int64_t reconnectMaxWaitSeconds = setting_defaults::kReconnectMaxWaitSeconds;
+    bool acceptCachedSequence{};
+    int64_t connectTimeout{};
+    int64_t reconnectAttempts{};
+    int64_t reconnectMaxWaitSeconds{};
     /// Stream maps and flattening (compiled against the streams once they are known).
     StreamMapSettings streamMaps;
     /// batch_config; nullopt when not set.
     std::optional<BatchSettings> batch;
-    bool follow = setting_defaults::kFollow;
-    int64_t idleExitSeconds = setting_defaults::kIdleExitSeconds;
-    double pollIntervalSeconds = setting_defaults::kPollIntervalSeconds;
-    double stateIntervalSeconds = setting_defaults::kStateIntervalSeconds;
+    bool follow{};
+    int64_t idleExitSeconds{};
+    double pollIntervalSeconds{};
+    double stateIntervalSeconds{};
+    /// metrics_port; 0: no metrics endpoint (the setting is not given).
+    int metricsPort{};
+    std::string metricsAddress;
     /// Every setting that reaches the dialect driver, as text (numbers and booleans in JSON
     /// text form), each only when given: sql_dialect, host, port, user, password, database,
     /// connect_timeout, then the settings the plugin declares. For a plugin too old to declare

@@ -1,11 +1,12 @@
 // The settings one sync runs by: read from the configuration once (syncOptionsFrom) and read
-// by reference by every part of the run, so that each lives in one place.
+// by reference by every part of the run, so that each lives in one place. The settings' fields
+// have no defaults of their own: syncOptionsFrom fills every one of them from TapConfig, whose
+// values and defaults come from the catalogue's descriptors (config/settings.cpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "config/setting_defaults.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/table_ref.hpp"
 #include "replay/scan/page_sizer.hpp"
@@ -14,23 +15,23 @@ namespace tapdiffgen::core {
 
 struct SyncOptions {
     TableRef diffgen;
-    int64_t pageSize = setting_defaults::kPageSize;
+    int64_t pageSize{};
     /// Pages of a backlog, after the first full one (PageSizer).
     BacklogPages backlogPages;
     bool skipBadEvents = false;
-    double horizonSettleSeconds = setting_defaults::kHorizonSettleSeconds;
-    int64_t horizonWaitSeconds = setting_defaults::kHorizonWaitSeconds;
+    double horizonSettleSeconds{};
+    int64_t horizonWaitSeconds{};
     /// After the log's head, keep reading new events until the run's clock says stop.
-    bool follow = setting_defaults::kFollow;
-    double pollIntervalSeconds = setting_defaults::kPollIntervalSeconds;
-    double stateIntervalSeconds = setting_defaults::kStateIntervalSeconds;
-    int64_t maxRunSeconds = setting_defaults::kMaxRunSeconds;
-    int64_t idleExitSeconds = setting_defaults::kIdleExitSeconds;
-    int64_t reconnectAttempts = setting_defaults::kReconnectAttempts;
-    int64_t reconnectMaxWaitSeconds = setting_defaults::kReconnectMaxWaitSeconds;
-    bool readAhead = setting_defaults::kReadAhead;
+    bool follow{};
+    double pollIntervalSeconds{};
+    double stateIntervalSeconds{};
+    int64_t maxRunSeconds{};
+    int64_t idleExitSeconds{};
+    int64_t reconnectAttempts{};
+    int64_t reconnectMaxWaitSeconds{};
+    bool readAhead{};
     /// Sessions a page's re-pulls are shared between, the replay's own one included.
-    int64_t repullSessions = setting_defaults::kRepullSessions;
+    int64_t repullSessions{};
 
     // The engine's own bounds, not settings (tests lower them).
     size_t maxPendingRanges = 16;
