@@ -1,6 +1,8 @@
 #include "replay/output/plan_emitter.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -23,8 +25,8 @@ size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
     return keys;
 }
 
-std::vector<StreamRuntime*> streamsWithEvents(const std::vector<PlanEmitter::Part>& parts) {
-    std::vector<StreamRuntime*> streams;
+std::vector<StreamChannel*> streamsWithEvents(const std::vector<PlanEmitter::Part>& parts) {
+    std::vector<StreamChannel*> streams;
     for (const auto& part : parts) {
         if (!part.plan->events.empty()) streams.push_back(part.stream);
     }
@@ -36,7 +38,7 @@ std::vector<StreamRuntime*> streamsWithEvents(const std::vector<PlanEmitter::Par
 void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeExtracted) {
     const size_t pageKeys = keysOf(parts);
     if (pageKeys == 0) return;
-    const std::vector<StreamRuntime*> touched = streamsWithEvents(parts);
+    const std::vector<StreamChannel*> touched = streamsWithEvents(parts);
     schemas_.refresh(touched);
     // A session that failed re-pulls nothing more: the page is cut for those that remain.
     others_.erase(std::remove_if(others_.begin(), others_.end(),
@@ -44,20 +46,44 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
                   others_.end());
     const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
     std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessions);
-    ledger_.repullQueries += chunks.size();
+    const auto readStart = std::chrono::steady_clock::now();
     readChunks(chunks, touched, pageKeys, timeExtracted);
+    tellRepulls(
+        chunks,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - readStart).count());
     for (Chunk& chunk : chunks) {
-        ledger_.addRecords(chunk.stream->index, chunk.records);
+        uint64_t tombstones = 0;
         for (size_t i = chunk.begin; i < chunk.end; ++i) {
             if (!chunk.found[i - chunk.begin])
-                emitGone(*chunk.stream, chunk.plan->events[i], timeExtracted);
+                tombstones += emitGone(*chunk.stream, chunk.plan->events[i], timeExtracted);
         }
+        observer_.recordsWritten(chunk.index, chunk.records, tombstones);
+    }
+}
+
+// A page's chunks are read together, often interleaved on several sessions: each stream is
+// given its share of the page's time by its keys.
+void PlanEmitter::tellRepulls(const std::vector<Chunk>& chunks, double seconds) {
+    std::map<size_t, RepullDone> byStream;
+    uint64_t allKeys = 0;
+    for (const Chunk& chunk : chunks) {
+        RepullDone& done = byStream[chunk.index];
+        done.stream = chunk.index;
+        done.keys += chunk.end - chunk.begin;
+        done.queries += 1;
+        allKeys += chunk.end - chunk.begin;
+    }
+    for (auto& [index, done] : byStream) {
+        done.seconds =
+            allKeys == 0 ? 0
+                         : seconds * static_cast<double>(done.keys) / static_cast<double>(allKeys);
+        observer_.rowsRepulled(done);
     }
 }
 
 // Rows already written stay written: after a change only the others are read again, under the
 // new SCHEMA, and a row read again is the row as it is now, which is what the output promises.
-void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<StreamRuntime*>& touched,
+void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<StreamChannel*>& touched,
                              size_t pageKeys, const std::string& timeExtracted) {
     for (int read = 1;; ++read) {
         others_.erase(std::remove_if(others_.begin(), others_.end(),
@@ -88,11 +114,12 @@ void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<Strea
 
 // A row the re-pull did not find is gone: deleted at its delete event's time, or, when its
 // latest event was an insert or update, at some time since, which only the read tells.
-void PlanEmitter::emitGone(StreamRuntime& stream, const DrivingEvent& event,
-                           const std::string& timeExtracted) {
+uint64_t PlanEmitter::emitGone(StreamChannel& stream, const DrivingEvent& event,
+                               const std::string& timeExtracted) {
     const std::string_view deletedAt =
         event.op == TDG_OP_DELETE ? event.tsCreated : std::string_view(timeExtracted);
-    emitTombstone(stream, event, deletedAt, timeExtracted);
+    return stream.output->writeTombstone(writer_, event.key, event.tsCreated, deletedAt,
+                                         timeExtracted);
 }
 
 std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& parts,
@@ -104,8 +131,8 @@ std::vector<PlanEmitter::Chunk> PlanEmitter::cutChunks(const std::vector<Part>& 
         const size_t events = part.plan->events.size();
         for (size_t begin = 0; begin < events; begin += chunkSize) {
             const size_t end = std::min(events, begin + chunkSize);
-            chunks.push_back(
-                Chunk{part.stream, part.plan, begin, end, std::vector<bool>(end - begin, false)});
+            chunks.push_back(Chunk{part.index, part.stream, part.plan, begin, end,
+                                   std::vector<bool>(end - begin, false)});
         }
     }
     return chunks;
@@ -194,10 +221,13 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
             if (started && share.session->finish()) {
                 share.session->spool().writeTo(writer_);
                 share.written = true;
-                ++ledger_.sharesElsewhere;
+                observer_.repullShareMoved(true);
                 continue;
             }
-            if (started) ++ledger_.sharesTakenBack;
+            if (started) {
+                observer_.repullShareMoved(false);
+                observer_.retried(RetryCause::RepullSessionFailed);
+            }
             // What the failed session found was never written.
             for (size_t c = share.begin; c < share.end; ++c) {
                 std::fill(chunks[c].found.begin(), chunks[c].found.end(), false);
@@ -231,13 +261,6 @@ void PlanEmitter::readHere(std::vector<Chunk>& chunks, Share& share,
     }
 }
 
-void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,
-                                std::string_view deletedAt, const std::string& timeExtracted) {
-    ledger_.addRecords(stream.index,
-                       stream.output->writeTombstone(writer_, event.key, event.tsCreated, deletedAt,
-                                                     timeExtracted));
-}
-
 // A row that does not fit its columns as described comes from a table that changed after it
 // was described: nothing of it is written. A row whose key was not asked for in this chunk (a
 // case-insensitive collation matching another spelling), or that came twice, is not this
@@ -245,7 +268,7 @@ void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event
 // re-pulls to learn that a row still exists, and emits nothing for it.
 void PlanEmitter::emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                           const std::string& timeExtracted) {
-    StreamRuntime& stream = *chunk.stream;
+    StreamChannel& stream = *chunk.stream;
     throwIfMisfit(*stream.renderer, stream.definition->tableName, cells);
     const size_t match = chunk.plan->findEvent(
         canonicalKeyOfRow(cells, stream.renderer->keyPositions(), stream.definition->key));

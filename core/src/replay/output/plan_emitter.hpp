@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/observe/run_observer.hpp"
 #include "replay/output/schema_watch.hpp"
+#include "replay/output/stream_channel.hpp"
 #include "replay/scan/page_plan.hpp"
 #include "replay/sessions/repull_session.hpp"
-#include "replay/sync/run_ledger.hpp"
-#include "replay/sync/stream_runtime.hpp"
 #include "singer/message_writer.hpp"
 
 namespace tapdiffgen::core {
@@ -32,33 +32,36 @@ class PlanEmitter {
 public:
     /// `others`: the sessions besides `connection` to share re-pulls with; they must outlive
     /// the emitter, as `schemas` must, which describes on `connection`. Records, re-pull
-    /// queries and shares are counted in `ledger`.
-    PlanEmitter(DialectConnection& connection, MessageWriter& writer, RunLedger& ledger,
+    /// queries and shares are told to `observer`.
+    PlanEmitter(DialectConnection& connection, MessageWriter& writer, RunObserver& observer,
                 SchemaWatch& schemas, int64_t keysPerFetch, RepullSessions others = {})
         : connection_(connection),
           writer_(writer),
-          ledger_(ledger),
+          observer_(observer),
           schemas_(schemas),
           keysPerFetch_(keysPerFetch),
           others_(std::move(others)) {}
 
     /// One stream's plan for a page.
     struct Part {
-        StreamRuntime* stream;
+        size_t index;  // the stream's, in the run's stream list
+        StreamChannel* stream;
         const StreamPlan* plan;
     };
 
     /// Emits everything the plans ask for; timeExtracted goes on every record.
     void emit(const std::vector<Part>& parts, const std::string& timeExtracted);
-    void emit(StreamRuntime& stream, const StreamPlan& plan, const std::string& timeExtracted) {
-        emit({Part{&stream, &plan}}, timeExtracted);
+    void emit(size_t index, StreamChannel& stream, const StreamPlan& plan,
+              const std::string& timeExtracted) {
+        emit({Part{index, &stream, &plan}}, timeExtracted);
     }
 
 private:
     // A chunk of one stream's upserts, [begin, end), which of them the re-pull returned, and
     // how many records they made (counted here: the chunk may be rendered on another thread).
     struct Chunk {
-        StreamRuntime* stream;
+        size_t index;
+        StreamChannel* stream;
         const StreamPlan* plan;
         size_t begin;
         size_t end;
@@ -79,7 +82,7 @@ private:
 
     DialectConnection& connection_;
     MessageWriter& writer_;
-    RunLedger& ledger_;
+    RunObserver& observer_;
     SchemaWatch& schemas_;
     int64_t keysPerFetch_;
     RepullSessions others_;
@@ -90,7 +93,7 @@ private:
     std::vector<Share> shareOut(const std::vector<Chunk>& chunks, size_t sessions) const;
     /// Reads every chunk's rows that are not written yet, again after a change of a table of
     /// `touched` (the page's streams) as often as that takes.
-    void readChunks(std::vector<Chunk>& chunks, const std::vector<StreamRuntime*>& touched,
+    void readChunks(std::vector<Chunk>& chunks, const std::vector<StreamChannel*>& touched,
                     size_t pageKeys, const std::string& timeExtracted);
     /// One fetch per chunk of the share with keys not found yet, rendering into `sink`.
     std::vector<FetchSpec> fetchesOf(std::vector<Chunk>& chunks, const Share& share,
@@ -99,10 +102,11 @@ private:
                      const std::string& timeExtracted);
     /// Reads the share on this session, its rows written as they come.
     void readHere(std::vector<Chunk>& chunks, Share& share, const std::string& timeExtracted);
-    void emitGone(StreamRuntime& stream, const DrivingEvent& event,
-                  const std::string& timeExtracted);
-    void emitTombstone(StreamRuntime& stream, const DrivingEvent& event, std::string_view deletedAt,
-                       const std::string& timeExtracted);
+    /// Writes the tombstone of a row the re-pull did not find; returns the records written.
+    uint64_t emitGone(StreamChannel& stream, const DrivingEvent& event,
+                      const std::string& timeExtracted);
+    /// Tells the observer each stream's share of the page's keys, queries and time.
+    void tellRepulls(const std::vector<Chunk>& chunks, double seconds);
     static void emitRow(RecordSink& sink, Chunk& chunk, const TdgCell* cells,
                         const std::string& timeExtracted);
 };

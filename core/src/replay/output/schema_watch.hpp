@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
-#include "replay/sync/stream_runtime.hpp"
+#include "replay/output/stream_channel.hpp"
 #include "replay/timing/run_clock.hpp"
 #include "singer/message_writer.hpp"
 
@@ -29,7 +29,7 @@ public:
     /// table and creates it again in two statements; SchemaChangeError when it stays missing,
     /// or when a change is one a running stream cannot follow (its key). A stream whose maps no
     /// longer compile stops the run with their error (maps::StreamMapError).
-    bool refresh(const std::vector<StreamRuntime*>& streams);
+    bool refresh(const std::vector<StreamChannel*>& streams);
 
 private:
     DialectConnection& connection_;
@@ -38,8 +38,8 @@ private:
     RunClock& clock_;
 
     std::vector<std::vector<ColumnDescription>> describe(
-        const std::vector<StreamRuntime*>& streams);
-    void apply(StreamRuntime& stream, std::vector<ColumnDescription> columns);
+        const std::vector<StreamChannel*>& streams);
+    void apply(StreamChannel& stream, std::vector<ColumnDescription> columns);
 };
 
 }  // namespace tapdiffgen::core

@@ -1,12 +1,10 @@
 #include "replay/sync/table_snapshot.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "replay/output/schema_watch.hpp"
 #include "replay/output/table_change.hpp"
 #include "singer/json_text.hpp"
-#include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
@@ -23,23 +21,6 @@ uint64_t batchBytes(const TdgRowBatch& batch) {
     return bytes;
 }
 
-std::string wholeNumber(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.0f", value);
-    return text;
-}
-
-std::string duration(double seconds) {
-    if (seconds < 10) {
-        char text[32];
-        std::snprintf(text, sizeof(text), "%.1f s", seconds);
-        return text;
-    }
-    if (seconds < 120) return wholeNumber(seconds) + " s";
-    if (seconds < 7200) return wholeNumber(seconds / 60) + " min";
-    return wholeNumber(seconds / 3600) + " h";
-}
-
 }  // namespace
 
 int64_t ChunkSizer::nextRows() const {
@@ -54,50 +35,6 @@ void ChunkSizer::noteChunk(int64_t rows, uint64_t bytes) {
     bytesSeen_ += bytes;
 }
 
-SnapshotProgress::SnapshotProgress(std::string stream, int64_t rowsBefore,
-                                   std::optional<int64_t> estimate, double intervalSeconds)
-    : stream_(std::move(stream)),
-      rowsBefore_(rowsBefore),
-      estimate_(estimate),
-      interval_(intervalSeconds) {}
-
-double SnapshotProgress::rate() const {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
-    return elapsed.count() > 0 ? static_cast<double>(rowsThisRun_) / elapsed.count() : 0;
-}
-
-void SnapshotProgress::report(uint64_t recordsOfStream, bool force) {
-    const auto now = std::chrono::steady_clock::now();
-    if (!force && now - lastReport_ < interval_) return;
-    lastReport_ = now;
-    const int64_t done = rowsDone();
-    std::string line = "snapshot of '" + stream_ + "': " + std::to_string(done);
-    if (estimate_ && *estimate_ >= done && *estimate_ > 0) {
-        line += " of about " + std::to_string(*estimate_) + " rows (" +
-                wholeNumber(100.0 * static_cast<double>(done) / static_cast<double>(*estimate_)) +
-                "%)";
-    } else {
-        line += " rows";
-    }
-    const double perSecond = rate();
-    line += ", " + wholeNumber(perSecond) + " rows/s";
-    if (estimate_ && *estimate_ > done && perSecond > 0) {
-        line += ", about " + duration(static_cast<double>(*estimate_ - done) / perSecond) + " left";
-    }
-    log::info(line);
-    log::info(counterMetricLine("record_count", static_cast<int64_t>(recordsOfStream),
-                                {{"stream", stream_}}));
-}
-
-void SnapshotProgress::reportDone(uint64_t recordsOfStream) const {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
-    log::info("snapshot of '" + stream_ + "' done: " + std::to_string(rowsDone()) + " rows, " +
-              std::to_string(rowsThisRun_) + " of them in this run, in " +
-              duration(elapsed.count()) + " (" + wholeNumber(rate()) + " rows/s)");
-    log::info(counterMetricLine("record_count", static_cast<int64_t>(recordsOfStream),
-                                {{"stream", stream_}}));
-}
-
 TableSnapshot::TableSnapshot(RunScope& run, DialectConnection& connection, StreamRuntime& stream,
                              const SnapshotPosition& position)
     : run_(run),
@@ -109,9 +46,11 @@ TableSnapshot::TableSnapshot(RunScope& run, DialectConnection& connection, Strea
                     : ChunkKey::fromTexts(position.afterKey, stream.definition->key,
                                           stream.definition->name)),
       sizer_(run.options.pageSize),
-      progress_(stream.definition->name, position.rows,
-                connection.estimateRows(stream.definition->table),
-                run.options.snapshotProgressSeconds) {
+      rowsDone_(static_cast<uint64_t>(position.rows)) {
+    // A table never analysed may have a negative estimate: none.
+    const std::optional<int64_t> estimate = connection.estimateRows(stream.definition->table);
+    if (estimate && *estimate >= 0) estimate_ = static_cast<uint64_t>(*estimate);
+    run_.observer.snapshotStarted(stream.index, rowsDone_, estimate_);
     const StreamDefinition& definition = *stream.definition;
     if (afterKey_.empty()) {
         log::info("stream '" + definition.name + "': snapshot of table '" + definition.tableName +
@@ -133,16 +72,12 @@ bool TableSnapshot::readChunk() {
     bool whole = false;
     const int64_t rows = readRowsFollowingChanges(maxRows, bytes, whole);
     sizer_.noteChunk(rows, bytes);
-    progress_.noteRows(rows);
+    rowsDone_ += static_cast<uint64_t>(rows);
     run_.clock.noteActivity();
     const bool done = whole || rows < maxRows;
     recordPosition(done);
-    const uint64_t records = run_.ledger.records(stream_.index);
-    if (done) {
-        progress_.reportDone(records);
-    } else {
-        progress_.report(records);
-    }
+    run_.observer.snapshotProgress(stream_.index, rowsDone_, estimate_);
+    if (done) run_.observer.snapshotDone(stream_.index);
     return done;
 }
 
@@ -151,7 +86,7 @@ bool TableSnapshot::readChunk() {
 // and are written again, which a replica takes as the same rows.
 int64_t TableSnapshot::readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole) {
     SchemaWatch schemas(connection_, run_.writer, run_.outputs, run_.clock);
-    const std::vector<StreamRuntime*> only{&stream_};
+    const std::vector<StreamChannel*> only{&stream_};
     for (int read = 1;; ++read) {
         try {
             return readRows(maxRows, bytes, whole);
@@ -174,15 +109,17 @@ int64_t TableSnapshot::readRows(int64_t maxRows, uint64_t& bytes, bool& whole) {
                         &renderer.columnKinds(), &stream_.definition->key, 0};
     const std::string readAt = utcNowIso();
     int64_t rows = 0;
+    uint64_t records = 0;
     // The request borrows afterKey_'s cells for the whole call: the last key goes elsewhere.
     ChunkKey last;
     const auto onBatch = [&](const TdgRowBatch& batch) {
         for (int64_t row = 0; row < batch.num_rows; ++row) {
             const TdgCell* cells = batch.cells + row * batch.num_columns;
             throwIfMisfit(renderer, stream_.definition->tableName, cells);
-            run_.ledger.addRecords(stream_.index,
-                                   stream_.output->writeRow(run_.writer, cells, readAt, readAt));
+            records += stream_.output->writeRow(run_.writer, cells, readAt, readAt);
         }
+        run_.observer.recordsWritten(stream_.index, records, 0);
+        records = 0;
         if (batch.num_rows > 0) {
             last.capture(batch.cells + (batch.num_rows - 1) * batch.num_columns,
                          renderer.keyPositions());
@@ -214,8 +151,8 @@ void TableSnapshot::recordPosition(bool done) {
         run_.state.clearSnapshot(name);
         return;
     }
-    run_.state.setSnapshot(name,
-                           SnapshotPosition{sinceId_, afterKey_.texts(), progress_.rowsDone()});
+    run_.state.setSnapshot(
+        name, SnapshotPosition{sinceId_, afterKey_.texts(), static_cast<int64_t>(rowsDone_)});
 }
 
 }  // namespace tapdiffgen::core
