@@ -44,9 +44,9 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
       readAhead_(readAhead),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(run.state, run.streams)),
       journal_(connection, options_.diffgen, run.observer),
-      schemas_(connection, run.writer, run.outputs, run.clock),
-      emitter_(connection, run.writer, run.observer, schemas_, options_.keysPerFetch,
-               std::move(repulls)),
+      reader_(connection, run.writer, run.outputs, run.clock, run.observer, options_.keysPerFetch,
+              std::move(repulls)),
+      emitter_(reader_, run.writer, run.observer),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       gapReread_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.backlogPages) {

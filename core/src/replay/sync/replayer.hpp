@@ -17,6 +17,7 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/output/plan_emitter.hpp"
+#include "replay/output/table_reader.hpp"
 #include "replay/scan/horizon_tracker.hpp"
 #include "replay/scan/journal_watch.hpp"
 #include "replay/scan/page_sizer.hpp"
@@ -69,7 +70,7 @@ private:
     PageReadAhead* readAhead_;  // null: every page is read on connection_
     HorizonTracker horizon_;
     JournalWatch journal_;
-    SchemaWatch schemas_;
+    TableReader reader_;
     PlanEmitter emitter_;
     std::shared_ptr<const PageStreams> pageStreams_;
     // The streams' states by index, as the scan sees them.

@@ -11,7 +11,10 @@ constexpr std::chrono::milliseconds kHeadCheckInterval{200};
 }  // namespace
 
 SnapshotRunner::SnapshotRunner(RunScope& run, DialectConnection& connection)
-    : run_(run), connection_(connection) {
+    : run_(run),
+      connection_(connection),
+      reader_(connection, run.writer, run.outputs, run.clock, run.observer,
+              run.options.keysPerFetch) {
     takeUpPositions();
 }
 
@@ -121,7 +124,7 @@ void SnapshotRunner::takeUpPositions() {
             continue;
         }
         snapshots_[stream.index] =
-            std::make_unique<TableSnapshot>(run_, connection_, stream, *position);
+            std::make_unique<TableSnapshot>(run_, reader_, connection_, stream, *position);
     }
 }
 

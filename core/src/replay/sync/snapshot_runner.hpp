@@ -60,6 +60,7 @@ private:
 
     RunScope& run_;
     DialectConnection& connection_;
+    TableReader reader_;
     std::map<size_t, HeadWait> heads_;
     std::map<size_t, std::unique_ptr<TableSnapshot>> snapshots_;
     size_t nextTurn_ = 0;

@@ -112,8 +112,8 @@ void SyncCoordinator::writeSchemas() {
 
 // --test: the record of each stream's first event, through the same plan and output as a sync.
 void SyncCoordinator::emitFirstEvents(DialectConnection& connection) {
-    SchemaWatch schemas(connection, writer_, outputs_, clock_);
-    PlanEmitter emitter(connection, writer_, observers_, schemas, 1);
+    TableReader reader(connection, writer_, outputs_, clock_, observers_, 1);
+    PlanEmitter emitter(reader, writer_, observers_);
     for (StreamRuntime& stream : streams_) {
         EventPage page = connection.readDiffgenPage(options_.diffgen, 0, INT64_MAX, 1,
                                                     {stream.definition->journalName});

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/output/table_reader.hpp"
 #include "replay/sync/chunk_key.hpp"
 #include "replay/sync/run_scope.hpp"
 #include "replay/sync/stream_runtime.hpp"
@@ -45,10 +46,11 @@ private:
 
 class TableSnapshot {
 public:
-    /// The snapshot of `stream` from `position` (a fresh one, or one a STATE kept). Throws
-    /// StateError when the position's key does not fit the stream's key.
-    TableSnapshot(RunScope& run, DialectConnection& connection, StreamRuntime& stream,
-                  const SnapshotPosition& position);
+    /// The snapshot of `stream` from `position` (a fresh one, or one a STATE kept), its rows
+    /// read by `reader`; `connection` estimates the table's size. Throws StateError when the
+    /// position's key does not fit the stream's key.
+    TableSnapshot(RunScope& run, TableReader& reader, DialectConnection& connection,
+                  StreamRuntime& stream, const SnapshotPosition& position);
 
     /// Reads and writes the next chunk and records the position in the run's state (the
     /// caller writes the STATE); true once the table is done, its position then cleared.
@@ -58,7 +60,7 @@ public:
 
 private:
     RunScope& run_;
-    DialectConnection& connection_;
+    TableReader& reader_;
     StreamRuntime& stream_;
     int64_t sinceId_;
     ChunkKey afterKey_;
@@ -67,9 +69,6 @@ private:
     uint64_t rowsDone_;
     std::optional<uint64_t> estimate_;
 
-    /// Reads one chunk of at most maxRows (the whole table without scan_chunk); the rows read.
-    int64_t readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole);
-    int64_t readRows(int64_t maxRows, uint64_t& bytes, bool& whole);
     void recordPosition(bool done);
 };
 
