@@ -4,8 +4,8 @@
 // call: the page's one extra round trip (an idle poll reads no page and costs nothing). A table
 // whose columns changed gets its new definition, renderer and output, its stream maps compiled
 // again, and a new SCHEMA before any record of the page. A change made between that description
-// and the read shows in the read itself (table_change.hpp); the emitter then asks again and reads
-// the page's remaining rows with the new columns.
+// and the read shows in the read itself (model/table_changed.hpp); the reader then asks again and
+// reads the page's remaining rows with the new columns.
 #pragma once
 
 #include <vector>

@@ -81,7 +81,7 @@ Replayer::Step Replayer::step(bool otherWork) {
     const bool more = readNextPage();
     atHead_ = !more;
     drainFinalRanges();
-    writeState();
+    checkpoint();
     run_.observer.replayStepped(*this, false);
     poll_.afterRead(pageEvents_ > 0);
     if (more) return Step::More;
@@ -100,7 +100,7 @@ void Replayer::finish(bool drained) {
                 "reads them again");
         }
     }
-    writeState();
+    checkpoint();
     run_.observer.replayStepped(*this, true);
 }
 
@@ -157,7 +157,7 @@ bool Replayer::waitWhileHoldingTooMuch() {
             return false;
         }
         drainFinalRanges();
-        writeState();
+        checkpoint();
         keepStateFresh();
     }
     warnedHoldingTooMuch_ = false;
@@ -409,11 +409,11 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
     while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
         if (!run_.clock.sleepFor(std::chrono::milliseconds(200))) break;
         drainFinalRanges();
-        writeState();
+        checkpoint();
     }
 }
 
-void Replayer::writeState() { run_.checkpointer.commitReplay(horizon_); }
+void Replayer::checkpoint() { run_.checkpointer.commitReplay(horizon_); }
 
 // How far the slowest stream is behind the log's head (one cheap max(id) query).
 std::optional<int64_t> Replayer::idsBehindHead() {

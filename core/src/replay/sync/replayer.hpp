@@ -31,7 +31,7 @@
 namespace tapdiffgen::core {
 
 /// The replay over one connection; a reconnect makes a new one, while the clock and the
-/// counters, which belong to the run, carry on.
+/// observers, which belong to the run, carry on.
 class Replayer : private LagProbe {
 public:
     /// readAhead, when given, reads the next page of a backlog on its own session meanwhile;
@@ -54,7 +54,7 @@ public:
         Stopped,
     };
     void start();
-    /// Reads and emits the next page, and writes the STATE. otherWork: the caller has work
+    /// Reads and emits the next page, and has the STATE written. otherWork: the caller has work
     /// between pages, so a replay at the log's head or held by pending ranges does not wait.
     Step step(bool otherWork);
     /// Whether the last step found every replaying stream at the log's head.
@@ -110,7 +110,7 @@ private:
     bool waitForSignal(std::chrono::duration<double> budget);
     void keepStateFresh();
     void waitForPendingRanges(std::chrono::duration<double> budget);
-    void writeState();
+    void checkpoint();
     std::optional<int64_t> idsBehindHead() override;
     std::vector<const StreamState*> streamsIn(const StreamSet& streams) const;
     std::vector<const StreamState*> replayingStreams() const;
