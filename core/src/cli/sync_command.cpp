@@ -71,8 +71,8 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
     if (line.checkJournal) return checkJournal(config, state, std::move(connection));
     const std::vector<StreamDefinition> definitions =
         streamsToSync(*connection, config, catalog, state);
-    SyncCoordinator(config, connections, definitions, state, syncModeOf(line))
-        .run(std::move(connection));
+    SyncCoordinator coordinator(config, connections, definitions, state, syncModeOf(line));
+    coordinator.run(std::move(connection));
     return 0;
 }
 

@@ -11,8 +11,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "catalog/sync_streams.hpp"
 #include "cli/tap_main.hpp"
+#include "config/tap_config.hpp"
+#include "plugin/connection_factory.hpp"
+#include "plugin/plugin_loader.hpp"
+#include "replay/sync/sync_coordinator.hpp"
 #include "replay/timing/stop_signal.hpp"
+#include "state/tap_state.hpp"
 
 namespace tapdiffgen::testing {
 namespace {
@@ -110,26 +116,53 @@ std::string FakeSetup::write(const std::string& name, const std::string& content
     return path;
 }
 
-TapRun runTap(const std::vector<std::string>& arguments) {
+// Runs `body` with stdout and stderr captured; its result is the exit code.
+template <typename Body>
+TapRun captured(Body body) {
     char pattern[] = "/tmp/tdg-run-XXXXXX";
     if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
     std::string dir = pattern;
-    std::vector<std::string> storage = {"tap-diffgen"};
-    storage.insert(storage.end(), arguments.begin(), arguments.end());
-    std::vector<char*> argv;
-    for (auto& argument : storage) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-
     TapRun run;
     core::requestStop(false);
     {
         Redirect out(1, dir + "/stdout");
         Redirect err(2, dir + "/stderr");
-        run.exitCode = core::tapMain(static_cast<int>(storage.size()), argv.data());
+        run.exitCode = body();
     }
     run.setOutput(readAll(dir + "/stdout"), readAll(dir + "/stderr"));
     std::filesystem::remove_all(dir);
     return run;
+}
+
+TapRun runTap(const std::vector<std::string>& arguments) {
+    std::vector<std::string> storage = {"tap-diffgen"};
+    storage.insert(storage.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (auto& argument : storage) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    return captured([&] { return core::tapMain(static_cast<int>(storage.size()), argv.data()); });
+}
+
+TapRun runWatchedSync(const FakeSetup& setup, core::RunObserver& observer) {
+    core::PluginLoader loader({});
+    std::shared_ptr<const core::Plugin> plugin;
+    const core::TapConfig config =
+        core::loadConfig({setup.configPath()}, setup.dir(), [&](const std::string& dialect) {
+            plugin = loader.load(dialect);
+            return plugin->settings();
+        });
+    return captured([&] {
+        const core::ConnectionFactory connections(plugin, config);
+        auto connection = connections.connect();
+        core::TapState state;
+        const std::vector<core::StreamDefinition> definitions =
+            core::streamsToSync(*connection, config, std::nullopt, state);
+        core::SyncCoordinator coordinator(config, connections, definitions, state,
+                                          core::SyncMode::Replay);
+        coordinator.addObserver(observer);
+        coordinator.run(std::move(connection));
+        return 0;
+    });
 }
 
 }  // namespace tapdiffgen::testing

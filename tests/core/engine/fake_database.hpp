@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "replay/observe/run_observer.hpp"
 #include "support/tap_output.hpp"
 
 namespace tapdiffgen::testing {
@@ -47,5 +48,10 @@ inline constexpr const char* kOneSession = R"(,"read_ahead":false)";
 
 /// Runs tapMain with these arguments, capturing stdout and stderr.
 TapRun runTap(const std::vector<std::string>& arguments);
+
+/// Runs a sync of `setup`'s configuration as the tap would, from no state, with `observer`
+/// attached to the run (SyncCoordinator::addObserver), capturing stdout and stderr. A failure
+/// is thrown as it came.
+TapRun runWatchedSync(const FakeSetup& setup, core::RunObserver& observer);
 
 }  // namespace tapdiffgen::testing

@@ -15,9 +15,9 @@
 
 using tapdiffgen::core::DialectConnection;
 using tapdiffgen::core::EventPage;
+using tapdiffgen::core::FetchedPage;
 using tapdiffgen::core::KeySpec;
 using tapdiffgen::core::PageQuery;
-using tapdiffgen::core::PageRead;
 using tapdiffgen::core::PageReadAhead;
 using tapdiffgen::core::PageStreams;
 using tapdiffgen::core::PlanRequest;
@@ -134,7 +134,7 @@ TEST_CASE("a page read ahead is handed out only for exactly its query") {
 
     CHECK_FALSE(readAhead.take(first).has_value());  // nothing started
     readAhead.start(first);
-    std::optional<PageRead> read = readAhead.take(first);
+    std::optional<FetchedPage> read = readAhead.take(first);
     REQUIRE(read.has_value());
     CHECK(read->page.size() == 4);
     CHECK(read->page[0].id == 1);
@@ -166,7 +166,7 @@ TEST_CASE("a page read ahead is planned on the read-ahead's thread when asked") 
         {"database", setup.dir() + "/database.json"}};
     PageReadAhead readAhead([&] { return std::make_unique<DialectConnection>(plugin, options); });
     readAhead.start(query, PlanRequest{streams, StreamSet(2, {1}), false});
-    std::optional<PageRead> read = readAhead.take(query);
+    std::optional<FetchedPage> read = readAhead.take(query);
     REQUIRE(read.has_value());
     REQUIRE(read->plan.has_value());
     CHECK(read->plannedFor == StreamSet(2, {1}));

@@ -63,6 +63,16 @@ struct RepullDone {
     double seconds = 0;
 };
 
+/// How far the replay is behind the log's head, found by reading the head (one cheap query):
+/// a watcher asks only when it reports it.
+class LagProbe {
+public:
+    virtual ~LagProbe() = default;
+    /// Ids between the slowest replaying stream's cursor and the log's head; absent when no
+    /// stream replays.
+    virtual std::optional<int64_t> idsBehindHead() = 0;
+};
+
 class RunObserver {
 public:
     virtual ~RunObserver() = default;
@@ -91,6 +101,17 @@ public:
         (void)stream, (void)rows, (void)tombstones;
     }
 
+    /// The replay finished a step: a page read and its STATE written, or a wait at the log's
+    /// head; `last` once more after the run's final STATE. `lag` may be asked how far behind the
+    /// head the replay is, during the call only.
+    virtual void replayStepped(LagProbe& lag, bool last) { (void)lag, (void)last; }
+
+    /// A snapshot starts in this run (afresh, or from where a STATE or an earlier connection
+    /// left it): its rows done before, and the table's estimated rows.
+    virtual void snapshotStarted(size_t stream, uint64_t rowsDone,
+                                 std::optional<uint64_t> rowsEstimated) {
+        (void)stream, (void)rowsDone, (void)rowsEstimated;
+    }
     /// A snapshot's rows done so far (over every run of it) and the table's estimated rows.
     virtual void snapshotProgress(size_t stream, uint64_t rowsDone,
                                   std::optional<uint64_t> rowsEstimated) {
@@ -144,6 +165,13 @@ public:
     }
     void recordsWritten(size_t stream, uint64_t rows, uint64_t tombstones) override {
         for (auto* o : observers_) o->recordsWritten(stream, rows, tombstones);
+    }
+    void replayStepped(LagProbe& lag, bool last) override {
+        for (auto* o : observers_) o->replayStepped(lag, last);
+    }
+    void snapshotStarted(size_t stream, uint64_t rowsDone,
+                         std::optional<uint64_t> rowsEstimated) override {
+        for (auto* o : observers_) o->snapshotStarted(stream, rowsDone, rowsEstimated);
     }
     void snapshotProgress(size_t stream, uint64_t rowsDone,
                           std::optional<uint64_t> rowsEstimated) override {

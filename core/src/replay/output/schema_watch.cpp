@@ -14,7 +14,7 @@ constexpr std::chrono::seconds kMissingTableWait{10};
 
 }  // namespace
 
-bool SchemaWatch::refresh(const std::vector<StreamRuntime*>& streams) {
+bool SchemaWatch::refresh(const std::vector<StreamChannel*>& streams) {
     if (streams.empty()) return false;
     std::vector<std::vector<ColumnDescription>> described = describe(streams);
     bool changed = false;
@@ -27,10 +27,10 @@ bool SchemaWatch::refresh(const std::vector<StreamRuntime*>& streams) {
 }
 
 std::vector<std::vector<ColumnDescription>> SchemaWatch::describe(
-    const std::vector<StreamRuntime*>& streams) {
+    const std::vector<StreamChannel*>& streams) {
     std::vector<TableRef> tables;
     tables.reserve(streams.size());
-    for (const StreamRuntime* stream : streams) tables.push_back(stream->definition->table);
+    for (const StreamChannel* stream : streams) tables.push_back(stream->definition->table);
     const auto deadline = std::chrono::steady_clock::now() + kMissingTableWait;
     std::chrono::milliseconds wait{50};
     for (bool warned = false;; warned = true) {
@@ -54,7 +54,7 @@ std::vector<std::vector<ColumnDescription>> SchemaWatch::describe(
     }
 }
 
-void SchemaWatch::apply(StreamRuntime& stream, std::vector<ColumnDescription> columns) {
+void SchemaWatch::apply(StreamChannel& stream, std::vector<ColumnDescription> columns) {
     auto changed = std::make_shared<const StreamDefinition>(
         withColumns(*stream.definition, std::move(columns)));
     const std::string what = changeText(*stream.definition, *changed);

@@ -4,14 +4,14 @@
 // call: the page's one extra round trip (an idle poll reads no page and costs nothing). A table
 // whose columns changed gets its new definition, renderer and output, its stream maps compiled
 // again, and a new SCHEMA before any record of the page. A change made between that description
-// and the read shows in the read itself (table_change.hpp); the emitter then asks again and reads
-// the page's remaining rows with the new columns.
+// and the read shows in the read itself (model/table_changed.hpp); the reader then asks again and
+// reads the page's remaining rows with the new columns.
 #pragma once
 
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
-#include "replay/sync/stream_runtime.hpp"
+#include "replay/output/stream_channel.hpp"
 #include "replay/timing/run_clock.hpp"
 #include "singer/message_writer.hpp"
 
@@ -29,7 +29,7 @@ public:
     /// table and creates it again in two statements; SchemaChangeError when it stays missing,
     /// or when a change is one a running stream cannot follow (its key). A stream whose maps no
     /// longer compile stops the run with their error (maps::StreamMapError).
-    bool refresh(const std::vector<StreamRuntime*>& streams);
+    bool refresh(const std::vector<StreamChannel*>& streams);
 
 private:
     DialectConnection& connection_;
@@ -38,8 +38,8 @@ private:
     RunClock& clock_;
 
     std::vector<std::vector<ColumnDescription>> describe(
-        const std::vector<StreamRuntime*>& streams);
-    void apply(StreamRuntime& stream, std::vector<ColumnDescription> columns);
+        const std::vector<StreamChannel*>& streams);
+    void apply(StreamChannel& stream, std::vector<ColumnDescription> columns);
 };
 
 }  // namespace tapdiffgen::core

@@ -16,33 +16,36 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
-#include "replay/sync/stream_runtime.hpp"
+#include "replay/model/stream_state.hpp"
+#include "replay/observe/run_observer.hpp"
 
 namespace tapdiffgen::core {
 
 class JournalWatch {
 public:
-    JournalWatch(DialectConnection& connection, TableRef diffgen)
-        : connection_(connection), diffgen_(std::move(diffgen)) {}
+    /// Each read of the bounds tells `observer` the log's newest id.
+    JournalWatch(DialectConnection& connection, TableRef diffgen, RunObserver& observer)
+        : connection_(connection), diffgen_(std::move(diffgen)), observer_(observer) {}
 
     /// After a page read for `streams` (from their cursors on) whose range may have gaps:
     /// throws JournalError when events after a cursor are gone from the log, except for a
     /// stream whose start_from is when_needed: the indices of those are returned, for their
     /// tables to be snapshotted again.
-    std::vector<size_t> checkAfterGap(const std::vector<const StreamRuntime*>& streams);
+    std::vector<size_t> checkAfterGap(const std::vector<const StreamState*>& streams);
 
     /// At the log's head, while following: at most once per `interval`, the same when the log
     /// was reset below `streams`' cursors.
-    std::vector<size_t> checkAtHead(const std::vector<const StreamRuntime*>& streams,
+    std::vector<size_t> checkAtHead(const std::vector<const StreamState*>& streams,
                                     std::chrono::duration<double> interval);
 
 private:
     DialectConnection& connection_;
     TableRef diffgen_;
+    RunObserver& observer_;
     bool cannotTell_ = false;
     std::chrono::steady_clock::time_point lastAtHead_ = std::chrono::steady_clock::now();
 
-    std::vector<size_t> check(const std::vector<const StreamRuntime*>& streams);
+    std::vector<size_t> check(const std::vector<const StreamState*>& streams);
 };
 
 }  // namespace tapdiffgen::core

@@ -5,7 +5,7 @@
 namespace tapdiffgen::core {
 
 std::vector<SnapshotSignal> snapshotSignals(const EventPage& page,
-                                            const std::vector<StreamRuntime>& streams,
+                                            const std::vector<const StreamState*>& streams,
                                             const StreamSet& readFor,
                                             const std::vector<int64_t>& seenIds) {
     std::vector<SnapshotSignal> signals;
@@ -17,7 +17,7 @@ std::vector<SnapshotSignal> snapshotSignals(const EventPage& page,
         }
         const std::string_view table(event.table_id, static_cast<size_t>(event.table_id_size));
         for (size_t i : readFor.indices()) {
-            if (streams[i].definition->journalName == table) signals.push_back({i, event.id});
+            if (streams[i]->journalName == table) signals.push_back({i, event.id});
         }
     }
     return signals;

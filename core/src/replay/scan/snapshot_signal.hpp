@@ -9,7 +9,7 @@
 // in the page that carries the stream past it, so a batch run and a following run take it up
 // alike; a run stopped before its STATE passed the signal reads it again. The stream then
 // keeps replaying from where it stands while its table is read again in chunks
-// (replay/sync/snapshot_runner.hpp). The op only has to pass the journal's CHECK (i, u or d);
+// (the run's snapshot runner). The op only has to pass the journal's CHECK (i, u or d);
 // the shipped triggers never write this table name.
 #pragma once
 
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/model/stream_state.hpp"
 #include "replay/scan/stream_set.hpp"
-#include "replay/sync/stream_runtime.hpp"
 
 namespace tapdiffgen::core {
 
@@ -34,7 +34,7 @@ struct SnapshotSignal {
 /// `seenIds` (sorted; a range read again for its late commits). Signals for tables of other
 /// streams are left to the reads for those streams.
 std::vector<SnapshotSignal> snapshotSignals(const EventPage& page,
-                                            const std::vector<StreamRuntime>& streams,
+                                            const std::vector<const StreamState*>& streams,
                                             const StreamSet& readFor,
                                             const std::vector<int64_t>& seenIds = {});
 

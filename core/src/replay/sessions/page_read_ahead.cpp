@@ -1,5 +1,7 @@
 #include "replay/sessions/page_read_ahead.hpp"
 
+#include <chrono>
+
 namespace tapdiffgen::core {
 
 bool PageQuery::operator==(const PageQuery& other) const {
@@ -22,7 +24,10 @@ void PageReadAhead::start(PageQuery query, PlanRequest plan) {
     pending_ = worker_.start(
         [this, query = query_, plan = std::move(plan)](DialectConnection& connection) {
             read_.emplace();
+            const auto started = std::chrono::steady_clock::now();
             read_->page = query.readOn(connection);
+            read_->seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             if (!plan.streams) return;
             PagePlan::Options options;
             options.readFor = plan.readFor;
@@ -36,14 +41,14 @@ void PageReadAhead::start(PageQuery query, PlanRequest plan) {
         });
 }
 
-std::optional<PageRead> PageReadAhead::take(const PageQuery& query) {
+std::optional<FetchedPage> PageReadAhead::take(const PageQuery& query) {
     if (!pending_) return std::nullopt;
     if (!(query_ == query)) {
         drop();
         return std::nullopt;
     }
     pending_ = false;
-    std::optional<PageRead> read;
+    std::optional<FetchedPage> read;
     if (worker_.wait()) {
         ++served_;
         read = std::move(read_);

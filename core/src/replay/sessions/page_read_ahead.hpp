@@ -45,8 +45,10 @@ struct PlanRequest {
 };
 
 /// A page read ahead, and its plan when one was asked for and could be made.
-struct PageRead {
+struct FetchedPage {
     EventPage page;
+    /// How long the page's read took, where it ran.
+    double seconds = 0;
     /// Made for the streams `plannedFor` marks; nullopt when none was asked for or a bad event
     /// stopped it (the replay then plans the page itself, and reports the event).
     std::optional<PagePlan> plan;
@@ -65,7 +67,7 @@ public:
     void start(PageQuery query, PlanRequest plan = {});
     /// The page read for exactly `query`, once it is read (and planned); nullopt when none was
     /// started for it or the read failed. Either way nothing is left pending.
-    std::optional<PageRead> take(const PageQuery& query);
+    std::optional<FetchedPage> take(const PageQuery& query);
 
     /// Pages served by take(), and reads dropped unused, over this object's life.
     uint64_t pagesServed() const { return served_; }
@@ -77,7 +79,7 @@ private:
 
     bool pending_ = false;  // a read was started and not taken
     PageQuery query_;
-    std::optional<PageRead> read_;  // written by the worker's job
+    std::optional<FetchedPage> read_;  // written by the worker's job
     uint64_t served_ = 0;
     uint64_t dropped_ = 0;
     // Last, so that it is gone (its job interrupted and over) before what the job writes to.

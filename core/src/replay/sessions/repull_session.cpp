@@ -1,6 +1,6 @@
 #include "replay/sessions/repull_session.hpp"
 
-#include "replay/output/table_change.hpp"
+#include "replay/model/table_changed.hpp"
 
 namespace tapdiffgen::core {
 

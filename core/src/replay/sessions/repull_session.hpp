@@ -3,8 +3,8 @@
 // one page. Its rows are rendered on its own thread into a spool, which the emitter writes
 // after the shares before it: the output is the same, in the same order, as from one session.
 // A session that fails has its share re-pulled on the replay's own session (SessionWorker); a
-// read whose table changed (table_change.hpp) is no failure of the session, and finish() throws
-// it for the emitter.
+// read whose table changed (model/table_changed.hpp) is no failure of the session, and finish()
+// throws it for the emitter.
 #pragma once
 
 #include <vector>

@@ -4,11 +4,11 @@
 #include <climits>
 #include <thread>
 
+#include "maps/datetime.hpp"
 #include "replay/scan/page_plan.hpp"
 #include "replay/scan/snapshot_signal.hpp"
 #include "replay/timing/stop_signal.hpp"
 #include "singer/json_text.hpp"
-#include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
@@ -17,9 +17,20 @@ namespace {
 int64_t highestBookmark(const TapState& state, const std::vector<StreamRuntime>& streams) {
     int64_t highest = 0;
     for (const auto& stream : streams) {
-        highest = std::max(highest, state.bookmark(stream.definition->name).value_or(0));
+        highest = std::max(highest, state.bookmark(stream.name).value_or(0));
     }
     return highest;
+}
+
+// A ts_created that is not ISO 8601 (a driver's own text) tells no time; one without an
+// offset is taken as UTC.
+std::optional<double> epochSecondsOf(const char* tsCreated) {
+    if (tsCreated == nullptr) return std::nullopt;
+    const std::optional<maps::Value> parsed = maps::parseIsoDateTime(tsCreated, false);
+    if (!parsed) return std::nullopt;
+    const int64_t utcMicros =
+        parsed->integer - static_cast<int64_t>(parsed->offsetSeconds) * maps::kMicrosPerSecond;
+    return static_cast<double>(utcMicros) / static_cast<double>(maps::kMicrosPerSecond);
 }
 
 }  // namespace
@@ -32,10 +43,10 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
       connection_(connection),
       readAhead_(readAhead),
       horizon_(connection, options_.horizonSettleSeconds, highestBookmark(run.state, run.streams)),
-      journal_(connection, options_.diffgen),
-      schemas_(connection, run.writer, run.outputs, run.clock),
-      emitter_(connection, run.writer, run.ledger, schemas_, options_.keysPerFetch,
-               std::move(repulls)),
+      journal_(connection, options_.diffgen, run.observer),
+      reader_(connection, run.writer, run.outputs, run.clock, run.observer, options_.keysPerFetch,
+              std::move(repulls)),
+      emitter_(reader_, run.writer, run.observer),
       poll_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       gapReread_(std::chrono::duration<double>(options_.pollIntervalSeconds)),
       pageSizer_(options_.pageSize, options_.backlogPages) {
@@ -43,9 +54,10 @@ Replayer::Replayer(RunScope& run, DialectConnection& connection, PageReadAhead* 
     for (const auto& stream : streams_)
         pageStreams->add(stream.definition->journalName, stream.keyRule);
     pageStreams_ = std::move(pageStreams);
+    for (const auto& stream : streams_) states_.push_back(&stream);
 }
 
-void Replayer::start() { lastProgress_ = lastStateAt_ = std::chrono::steady_clock::now(); }
+void Replayer::start() { run_.checkpointer.startInterval(); }
 
 // With other work between pages (a snapshot's chunks), a replay at the log's head or held by
 // pending ranges returns at once instead of waiting: the chunks are its wait.
@@ -65,12 +77,13 @@ Replayer::Step Replayer::step(bool otherWork) {
             }
         }
     }
-    const uint64_t eventsBefore = run_.ledger.events;
+    pageEvents_ = 0;
     const bool more = readNextPage();
+    atHead_ = !more;
     drainFinalRanges();
-    writeState();
-    reportProgress(false);
-    poll_.afterRead(run_.ledger.events > eventsBefore);
+    checkpoint();
+    run_.observer.replayStepped(*this, false);
+    poll_.afterRead(pageEvents_ > 0);
     if (more) return Step::More;
     if (!options_.follow) return Step::Drained;
     if (!otherWork) waitForNewEvents();
@@ -87,8 +100,8 @@ void Replayer::finish(bool drained) {
                 "reads them again");
         }
     }
-    writeState();
-    reportProgress(true);
+    checkpoint();
+    run_.observer.replayStepped(*this, true);
 }
 
 // At the log's head: waits for the next read, writing a STATE now and then meanwhile.
@@ -96,10 +109,8 @@ void Replayer::waitForNewEvents() {
     // Records whose STATE is held back by a pending range must not wait in the buffer.
     run_.writer.flush();
     keepStateFresh();
-    const auto stateDue =
-        lastStateAt_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                           std::chrono::duration<double>(options_.stateIntervalSeconds));
-    const std::chrono::duration<double> untilState = stateDue - std::chrono::steady_clock::now();
+    const std::chrono::duration<double> untilState =
+        run_.checkpointer.nextFreshAt() - std::chrono::steady_clock::now();
     // A driver that is told of commits wakes the run; the wait can then last the whole
     // interval. Otherwise the run sleeps by the poll schedule.
     if (!waitForSignal(
@@ -129,12 +140,7 @@ bool Replayer::waitForSignal(std::chrono::duration<double> budget) {
     return true;
 }
 
-void Replayer::keepStateFresh() {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - lastStateAt_ < std::chrono::duration<double>(options_.stateIntervalSeconds)) return;
-    run_.writer.repeatState();
-    lastStateAt_ = now;
-}
+void Replayer::keepStateFresh() { run_.checkpointer.keepFresh(); }
 
 // Following, with as many held ids as memory allows: reads no further until transactions end
 // (never dropping an id). Returns false when the run must end meanwhile.
@@ -151,7 +157,7 @@ bool Replayer::waitWhileHoldingTooMuch() {
             return false;
         }
         drainFinalRanges();
-        writeState();
+        checkpoint();
         keepStateFresh();
     }
     warnedHoldingTooMuch_ = false;
@@ -182,13 +188,13 @@ bool Replayer::readNextPage() {
     }
     PageQuery query{options_.diffgen, lowest, upTo, pageSizer_.limit(active.size()),
                     journalNames(active)};
-    PageRead read = readPage(query);
+    FetchedPage read = readPage(query);
     const EventPage& page = read.page;
-    ++run_.ledger.diffgenQueries;
-    run_.ledger.events += page.size();
+    const bool full = static_cast<int64_t>(page.size()) >= query.limit;
+    pageEvents_ = page.size();
+    run_.observer.pageRead(pageReadOf(read, full));
     if (!page.empty()) run_.clock.noteActivity();
 
-    const bool full = static_cast<int64_t>(page.size()) >= query.limit;
     const int64_t lastId = page.empty() ? lowest : page[page.size() - 1].id;
     const int64_t readThrough = full ? lastId : (upTo != INT64_MAX ? upTo : lastId);
     // A range the page does not prove gapless may have lost events to a prune meanwhile.
@@ -218,7 +224,7 @@ bool Replayer::readNextPage() {
                           PlanRequest{pageStreams_, active, options_.skipBadEvents});
     }
     emitPlan(plan, active);
-    takeSignals(snapshotSignals(page, streams_, active));
+    takeSignals(snapshotSignals(page, states_, active));
     settleRange(lowest, readThrough, lastId, page, active);
     for (size_t i : active.indices()) {
         if (!stopping.contains(i)) streams_[i].cursor = readThrough;
@@ -226,18 +232,34 @@ bool Replayer::readNextPage() {
     return full || upTo != INT64_MAX;
 }
 
-PageRead Replayer::readPage(const PageQuery& query) {
+FetchedPage Replayer::readPage(const PageQuery& query) {
     if (readAhead_ != nullptr) {
-        if (std::optional<PageRead> read = readAhead_->take(query)) return std::move(*read);
+        if (std::optional<FetchedPage> read = readAhead_->take(query)) return std::move(*read);
     }
-    PageRead read;
+    FetchedPage read;
+    const auto started = std::chrono::steady_clock::now();
     read.page = query.readOn(connection_);
+    read.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return read;
 }
 
-PagePlan Replayer::planOf(PageRead& read, const StreamSet& streams) {
+PageRead Replayer::pageReadOf(const FetchedPage& read, bool full) {
+    const EventPage& page = read.page;
+    PageRead told;
+    told.events = page.size();
+    told.full = full;
+    told.seconds = read.seconds;
+    if (!page.empty()) {
+        told.lastId = page[page.size() - 1].id;
+        told.oldestEventEpochSeconds = epochSecondsOf(page[0].ts_created);
+    }
+    return told;
+}
+
+PagePlan Replayer::planOf(FetchedPage& read, const StreamSet& streams) {
     if (!read.plan || read.plannedFor != streams) return planPage(read.page, streams);
-    run_.ledger.skippedEvents += read.plan->eventsSkipped();
+    run_.observer.eventsSkipped(read.plan->eventsSkipped());
     return std::move(*read.plan);
 }
 
@@ -248,8 +270,8 @@ PagePlan Replayer::planPage(const EventPage& page, const StreamSet& streams,
     planOptions.skipBadEvents = options_.skipBadEvents;
     planOptions.late = late;
     PagePlan plan(page, *pageStreams_, planOptions);
-    if (late) run_.ledger.lateEvents += plan.eventsConsidered();
-    run_.ledger.skippedEvents += plan.eventsSkipped();
+    if (late) run_.observer.eventsLate(plan.eventsConsidered());
+    run_.observer.eventsSkipped(plan.eventsSkipped());
     return plan;
 }
 
@@ -269,7 +291,7 @@ StreamSet Replayer::stopStreams(const PagePlan& plan, const StreamSet& streams) 
         stream.cursor = stop->eventId - 1;
         stopping.add(i);
         log::error(stop->message + "; this stream stops before it, the others go on");
-        run_.ledger.stoppedStreams.push_back(stop->message);
+        run_.observer.streamStopped(i, stop->message);
     }
     return stopping;
 }
@@ -277,7 +299,7 @@ StreamSet Replayer::stopStreams(const PagePlan& plan, const StreamSet& streams) 
 void Replayer::emitPlan(const PagePlan& plan, const StreamSet& streams) {
     const std::string timeExtracted = utcNowIso();
     std::vector<PlanEmitter::Part> parts;
-    for (size_t i : streams.indices()) parts.push_back({&streams_[i], &plan.streams()[i]});
+    for (size_t i : streams.indices()) parts.push_back({i, &streams_[i], &plan.streams()[i]});
     emitter_.emit(parts, timeExtracted);
 }
 
@@ -343,7 +365,7 @@ std::vector<std::pair<int64_t, int64_t>> Replayer::emitFilledParts(const Pending
             continue;
         }
         EventPage page = connection_.readDiffgenPage(options_.diffgen, from, to, width, names);
-        ++run_.ledger.diffgenQueries;
+        run_.observer.journalQueried();
         const bool filled =
             !page.empty() && page[page.size() - 1].id == to && page.rangeRowCount() == width;
         if (filled) {
@@ -363,7 +385,7 @@ void Replayer::emitLateEvents(const PendingRange& range) {
         while (after < to) {
             EventPage page =
                 connection_.readDiffgenPage(options_.diffgen, after, to, options_.pageSize, names);
-            ++run_.ledger.diffgenQueries;
+            run_.observer.journalQueried();
             if (page.empty()) break;
             emitLatePage(range, page);
             after = page[page.size() - 1].id;
@@ -377,7 +399,7 @@ void Replayer::emitLatePage(const PendingRange& range, const EventPage& page) {
     const PagePlan plan = planPage(page, range.streams, LateRead{range.seenIds});
     stopStreams(plan, range.streams);
     emitPlan(plan, range.streams);
-    takeSignals(snapshotSignals(page, streams_, range.streams, range.seenIds));
+    takeSignals(snapshotSignals(page, states_, range.streams, range.seenIds));
 }
 
 void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
@@ -387,69 +409,33 @@ void Replayer::waitForPendingRanges(std::chrono::duration<double> budget) {
     while (horizon_.pendingCount() > 0 && std::chrono::steady_clock::now() < deadline) {
         if (!run_.clock.sleepFor(std::chrono::milliseconds(200))) break;
         drainFinalRanges();
-        writeState();
+        checkpoint();
     }
 }
 
-void Replayer::writeState() {
-    for (size_t i = 0; i < streams_.size(); ++i) {
-        const StreamRuntime& stream = streams_[i];
-        if (!stream.replaying && !stream.stopped) continue;
-        int64_t safe = stream.cursor;
-        if (auto held = horizon_.holdFor(i)) safe = std::min(safe, *held);
-        // A bookmark never moves backwards: an older run already proved everything below it.
-        int64_t previous = run_.state.bookmark(stream.definition->name).value_or(0);
-        run_.state.setBookmark(stream.definition->name, std::max(previous, safe));
-    }
-    if (run_.writer.writeState(run_.state.toJson()))
-        lastStateAt_ = std::chrono::steady_clock::now();
-}
-
-void Replayer::reportProgress(bool force) {
-    auto now = std::chrono::steady_clock::now();
-    if (!force &&
-        now - lastProgress_ < std::chrono::duration<double>(options_.progressIntervalSeconds)) {
-        return;
-    }
-    // An idle following run reports nothing new, and its lag query would double its cost.
-    if (!force && options_.follow && run_.ledger.events == eventsAtLastProgress_) return;
-    lastProgress_ = now;
-    eventsAtLastProgress_ = run_.ledger.events;
-    double elapsed = run_.clock.elapsedSeconds();
-    double rate = elapsed > 0 ? static_cast<double>(run_.ledger.events) / elapsed : 0;
-    std::string line = "progress: " + std::to_string(run_.ledger.events) + " events, " +
-                       std::to_string(run_.ledger.records()) + " records, " +
-                       std::to_string(static_cast<uint64_t>(rate)) + " events/s";
-    if (!force) line += ", " + lagText();
-    log::info(line);
-    for (const auto& stream : streams_) {
-        log::info(counterMetricLine("record_count",
-                                    static_cast<int64_t>(run_.ledger.records(stream.index)),
-                                    {{"stream", stream.definition->name}}));
-    }
-}
+void Replayer::checkpoint() { run_.checkpointer.commitReplay(horizon_); }
 
 // How far the slowest stream is behind the log's head (one cheap max(id) query).
-std::string Replayer::lagText() {
+std::optional<int64_t> Replayer::idsBehindHead() {
     int64_t slowest = INT64_MAX;
     for (const auto& stream : streams_) {
         if (stream.replaying) slowest = std::min(slowest, stream.cursor);
     }
-    if (slowest == INT64_MAX) return "no stream replaying";
-    int64_t head = connection_.maxDiffgenId(options_.diffgen).value_or(0);
-    return "lag " + std::to_string(std::max<int64_t>(0, head - slowest)) +
-           " ids behind the diffgen head";
+    if (slowest == INT64_MAX) return std::nullopt;
+    const int64_t head = connection_.maxDiffgenId(options_.diffgen).value_or(0);
+    run_.observer.journalHeadSeen(head);
+    return std::max<int64_t>(0, head - slowest);
 }
 
-std::vector<const StreamRuntime*> Replayer::streamsIn(const StreamSet& streams) const {
-    std::vector<const StreamRuntime*> in;
+std::vector<const StreamState*> Replayer::streamsIn(const StreamSet& streams) const {
+    std::vector<const StreamState*> in;
     in.reserve(streams.size());
     for (size_t i : streams.indices()) in.push_back(&streams_[i]);
     return in;
 }
 
-std::vector<const StreamRuntime*> Replayer::replayingStreams() const {
-    std::vector<const StreamRuntime*> replaying;
+std::vector<const StreamState*> Replayer::replayingStreams() const {
+    std::vector<const StreamState*> replaying;
     for (const auto& stream : streams_) {
         if (stream.replaying) replaying.push_back(&stream);
     }

@@ -17,6 +17,7 @@
 
 #include "plugin/dialect_connection.hpp"
 #include "replay/output/plan_emitter.hpp"
+#include "replay/output/table_reader.hpp"
 #include "replay/scan/horizon_tracker.hpp"
 #include "replay/scan/journal_watch.hpp"
 #include "replay/scan/page_sizer.hpp"
@@ -30,8 +31,8 @@
 namespace tapdiffgen::core {
 
 /// The replay over one connection; a reconnect makes a new one, while the clock and the
-/// counters, which belong to the run, carry on.
-class Replayer {
+/// observers, which belong to the run, carry on.
+class Replayer : private LagProbe {
 public:
     /// readAhead, when given, reads the next page of a backlog on its own session meanwhile;
     /// a page's re-pulls are shared with the sessions of `repulls`.
@@ -53,9 +54,11 @@ public:
         Stopped,
     };
     void start();
-    /// Reads and emits the next page, and writes the STATE. otherWork: the caller has work
+    /// Reads and emits the next page, and has the STATE written. otherWork: the caller has work
     /// between pages, so a replay at the log's head or held by pending ranges does not wait.
     Step step(bool otherWork);
+    /// Whether the last step found every replaying stream at the log's head.
+    bool atHead() const { return atHead_; }
     /// Waits for the pending ranges of a drained log, then writes the last STATE.
     void finish(bool drained);
 
@@ -67,12 +70,14 @@ private:
     PageReadAhead* readAhead_;  // null: every page is read on connection_
     HorizonTracker horizon_;
     JournalWatch journal_;
-    SchemaWatch schemas_;
+    TableReader reader_;
     PlanEmitter emitter_;
     std::shared_ptr<const PageStreams> pageStreams_;
-    std::chrono::steady_clock::time_point lastProgress_;
-    uint64_t eventsAtLastProgress_ = 0;
-    std::chrono::steady_clock::time_point lastStateAt_;
+    // The streams' states by index, as the scan sees them.
+    std::vector<const StreamState*> states_;
+    // Events of the page the current step read.
+    uint64_t pageEvents_ = 0;
+    bool atHead_ = false;
     PollSchedule poll_;
     GapReread gapReread_;
     PageSizer pageSizer_;
@@ -80,10 +85,11 @@ private:
 
     bool readNextPage();
     /// The page read ahead for `query` when there is one, else read now.
-    PageRead readPage(const PageQuery& query);
+    FetchedPage readPage(const PageQuery& query);
+    static PageRead pageReadOf(const FetchedPage& read, bool full);
     /// The plan of a page read for `streams`: the one made with it on the read-ahead's thread
     /// when that was for the same streams, else made now.
-    PagePlan planOf(PageRead& read, const StreamSet& streams);
+    PagePlan planOf(FetchedPage& read, const StreamSet& streams);
     /// Plans a page read for `streams`; `late` for a range read again once its late commits
     /// are final.
     PagePlan planPage(const EventPage& page, const StreamSet& streams,
@@ -104,11 +110,10 @@ private:
     bool waitForSignal(std::chrono::duration<double> budget);
     void keepStateFresh();
     void waitForPendingRanges(std::chrono::duration<double> budget);
-    void writeState();
-    void reportProgress(bool force);
-    std::string lagText();
-    std::vector<const StreamRuntime*> streamsIn(const StreamSet& streams) const;
-    std::vector<const StreamRuntime*> replayingStreams() const;
+    void checkpoint();
+    std::optional<int64_t> idsBehindHead() override;
+    std::vector<const StreamState*> streamsIn(const StreamSet& streams) const;
+    std::vector<const StreamState*> replayingStreams() const;
     std::vector<std::string> journalNames(const StreamSet& streams) const;
     void takeSignals(const std::vector<SnapshotSignal>& signals);
     /// Streams whose log no longer covers them and whose start_from is when_needed.

@@ -1,11 +1,13 @@
 // What a sync run owns across its connections, lent to each phase that runs on one of them
 // (the snapshots, the replay): the settings, the output, the streams, how their outputs are made
-// again when a table changes, their state, the run's clock and its ledger.
+// again when a table changes, their state and the one writer of its STATE messages, the run's
+// clock, and those who watch it.
 #pragma once
 
 #include <vector>
 
-#include "replay/sync/run_ledger.hpp"
+#include "replay/observe/run_observer.hpp"
+#include "replay/sync/checkpointer.hpp"
 #include "replay/sync/stream_runtime.hpp"
 #include "replay/sync/sync_options.hpp"
 #include "replay/timing/run_clock.hpp"
@@ -20,8 +22,9 @@ struct RunScope {
     std::vector<StreamRuntime>& streams;
     const StreamOutputs& outputs;
     TapState& state;
+    Checkpointer& checkpointer;
     RunClock& clock;
-    RunLedger& ledger;
+    RunObserver& observer;
 };
 
 }  // namespace tapdiffgen::core

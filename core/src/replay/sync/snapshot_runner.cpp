@@ -11,7 +11,10 @@ constexpr std::chrono::milliseconds kHeadCheckInterval{200};
 }  // namespace
 
 SnapshotRunner::SnapshotRunner(RunScope& run, DialectConnection& connection)
-    : run_(run), connection_(connection) {
+    : run_(run),
+      connection_(connection),
+      reader_(connection, run.writer, run.outputs, run.clock, run.observer,
+              run.options.keysPerFetch) {
     takeUpPositions();
 }
 
@@ -33,7 +36,7 @@ bool SnapshotRunner::step() {
     TableSnapshot* snapshot = nextSnapshot();
     if (snapshot == nullptr) return false;
     if (snapshot->readChunk()) snapshots_.erase(snapshot->stream().index);
-    run_.writer.writeState(run_.state.toJson());
+    run_.checkpointer.commit();
     return true;
 }
 
@@ -65,7 +68,9 @@ void SnapshotRunner::advanceHeads() {
 void SnapshotRunner::startHeadWait(StreamRuntime& stream) {
     const SyncOptions& options = run_.options;
     HeadWait wait;
-    wait.headId = connection_.maxDiffgenId(options.diffgen).value_or(0);
+    const std::optional<int64_t> head = connection_.maxDiffgenId(options.diffgen);
+    if (head) run_.observer.journalHeadSeen(*head);
+    wait.headId = head.value_or(0);
     EventPage probe = connection_.readDiffgenPage(options.diffgen, wait.headId, wait.headId, 1,
                                                   {stream.definition->journalName});
     wait.tracker = std::make_unique<HorizonTracker>(connection_, options.horizonSettleSeconds, 0);
@@ -119,7 +124,7 @@ void SnapshotRunner::takeUpPositions() {
             continue;
         }
         snapshots_[stream.index] =
-            std::make_unique<TableSnapshot>(run_, connection_, stream, *position);
+            std::make_unique<TableSnapshot>(run_, reader_, connection_, stream, *position);
     }
 }
 

@@ -42,7 +42,7 @@ public:
     SnapshotRunner(RunScope& run, DialectConnection& connection);
 
     /// One turn: looks whether a head a stream waits for is final, then reads the next chunk
-    /// of one snapshot (in turn) and writes the STATE. Returns whether a chunk was read.
+    /// of one snapshot (in turn) and has the STATE written. Returns whether a chunk was read.
     bool step();
     /// Whether a snapshot has chunks left to read.
     bool readingChunks() const;
@@ -60,6 +60,7 @@ private:
 
     RunScope& run_;
     DialectConnection& connection_;
+    TableReader reader_;
     std::map<size_t, HeadWait> heads_;
     std::map<size_t, std::unique_ptr<TableSnapshot>> snapshots_;
     size_t nextTurn_ = 0;

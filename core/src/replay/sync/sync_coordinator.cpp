@@ -54,8 +54,12 @@ SyncCoordinator::SyncCoordinator(const TapConfig& config, const ConnectionFactor
       state_(state),
       clock_(options_.maxRunSeconds, options_.idleExitSeconds),
       backoff_(options_.reconnectAttempts, options_.reconnectMaxWaitSeconds),
-      ledger_(streams_.size()),
-      scope_{options_, writer_, streams_, outputs_, state_, clock_, ledger_} {
+      progress_(options_, clock_, ledger_),
+      checkpointer_(writer_, state_, streams_, observers_, options_.stateIntervalSeconds),
+      scope_{options_, writer_, streams_, outputs_, state_, checkpointer_, clock_, observers_} {
+    // The ledger first: the progress lines read its counts of the same call.
+    observers_.add(ledger_);
+    observers_.add(progress_);
     if (streams_.empty()) log::warning("no stream is selected: nothing to sync");
     if (config.batch && mode == SyncMode::Replay) {
         checkBatchStorage(*config.batch);
@@ -70,21 +74,32 @@ SyncCoordinator::SyncCoordinator(const TapConfig& config, const ConnectionFactor
 }
 
 void SyncCoordinator::run(std::unique_ptr<DialectConnection> connection) {
+    std::vector<std::string> names;
+    names.reserve(streams_.size());
+    for (const StreamRuntime& stream : streams_) names.push_back(stream.name);
+    observers_.runStarted(names);
+    enterPhase(RunPhase::Starting);
     writeSchemas();
-    if (mode_ == SyncMode::TestSchemas) return;
-    if (mode_ == SyncMode::TestRecords) {
-        emitFirstEvents(*connection);
+    if (mode_ == SyncMode::TestSchemas) {
+        enterPhase(RunPhase::Ended);
         return;
     }
-    if (!state_.empty()) writer_.writeState(state_.toJson());
+    if (mode_ == SyncMode::TestRecords) {
+        emitFirstEvents(*connection);
+        enterPhase(RunPhase::Ended);
+        return;
+    }
+    if (!state_.empty()) checkpointer_.commit();
     installStopHandlers();
     runPhases(connection);
+    enterPhase(RunPhase::Ended);
     report();
     // The other streams ran to their end and the final STATE is written; the run fails.
-    if (!ledger_.stoppedStreams.empty()) {
-        std::string message = ledger_.stoppedStreams.front();
-        if (ledger_.stoppedStreams.size() > 1) {
-            message += " (and " + std::to_string(ledger_.stoppedStreams.size() - 1) +
+    const std::vector<std::string>& stopped = ledger_.stoppedStreams();
+    if (!stopped.empty()) {
+        std::string message = stopped.front();
+        if (stopped.size() > 1) {
+            message += " (and " + std::to_string(stopped.size() - 1) +
                        " more stopped streams, logged above)";
         }
         throw BadEventError(0, message);
@@ -97,18 +112,19 @@ void SyncCoordinator::writeSchemas() {
 
 // --test: the record of each stream's first event, through the same plan and output as a sync.
 void SyncCoordinator::emitFirstEvents(DialectConnection& connection) {
-    SchemaWatch schemas(connection, writer_, outputs_, clock_);
-    PlanEmitter emitter(connection, writer_, ledger_, schemas, 1);
+    TableReader reader(connection, writer_, outputs_, clock_, observers_, 1);
+    PlanEmitter emitter(reader, writer_, observers_);
     for (StreamRuntime& stream : streams_) {
         EventPage page = connection.readDiffgenPage(options_.diffgen, 0, INT64_MAX, 1,
                                                     {stream.definition->journalName});
+        observers_.journalQueried();
         PageStreams only;
         only.add(stream.definition->journalName, stream.keyRule);
         PagePlan::Options planning;
         planning.readFor = StreamSet(1, {0});
         planning.skipBadEvents = true;
         PagePlan plan(page, only, planning);
-        emitter.emit(stream, plan.streams()[0], utcNowIso());
+        emitter.emit(stream.index, stream, plan.streams()[0], utcNowIso());
     }
 }
 
@@ -116,7 +132,7 @@ void SyncCoordinator::emitFirstEvents(DialectConnection& connection) {
 // with backoff, from the last safe STATE, and they start again where it says they stand.
 void SyncCoordinator::runPhases(std::unique_ptr<DialectConnection>& connection) {
     for (;;) {
-        const uint64_t queriesBefore = ledger_.diffgenQueries + ledger_.records();
+        const uint64_t queriesBefore = ledger_.diffgenQueries() + ledger_.records();
         bool connecting = false;
         try {
             if (!connection) {
@@ -130,7 +146,7 @@ void SyncCoordinator::runPhases(std::unique_ptr<DialectConnection>& connection) 
         } catch (const DialectError& failure) {
             connection.reset();
             // A connection that did work works again: the next loss starts afresh.
-            if (ledger_.diffgenQueries + ledger_.records() > queriesBefore) backoff_.reset();
+            if (ledger_.diffgenQueries() + ledger_.records() > queriesBefore) backoff_.reset();
             if (!waitToReconnect(failure, connecting)) return;
         }
     }
@@ -147,10 +163,17 @@ void SyncCoordinator::replay(DialectConnection& connection) {
     Replayer replayer(scope_, connection, readAhead ? &*readAhead : nullptr, repulls.sessions());
     SnapshotRunner snapshots(scope_, connection);
     replayer.start();
+    enterPhase(snapshots.readingChunks() ? RunPhase::Snapshot : RunPhase::CatchUp);
     bool drained = false;
     for (;;) {
         const bool chunked = snapshots.step();
         const Replayer::Step step = replayer.step(snapshots.readingChunks());
+        if (snapshots.readingChunks()) {
+            enterPhase(RunPhase::Snapshot);
+        } else {
+            enterPhase(options_.follow && replayer.atHead() ? RunPhase::Following
+                                                            : RunPhase::CatchUp);
+        }
         if (step == Replayer::Step::Stopped) break;
         if (step != Replayer::Step::Drained || chunked) continue;
         if (!snapshots.busy()) {
@@ -167,8 +190,9 @@ void SyncCoordinator::replay(DialectConnection& connection) {
                    std::to_string(readAhead->readsDropped()) + " dropped");
     }
     if (options_.repullSessions > 1) {
-        log::debug("re-pull shares on other sessions: " + std::to_string(ledger_.sharesElsewhere) +
-                   " read there, " + std::to_string(ledger_.sharesTakenBack) + " taken back");
+        log::debug(
+            "re-pull shares on other sessions: " + std::to_string(ledger_.sharesElsewhere()) +
+            " read there, " + std::to_string(ledger_.sharesTakenBack()) + " taken back");
     }
 }
 
@@ -179,6 +203,8 @@ bool SyncCoordinator::waitToReconnect(const DialectError& failure, bool connecti
         if (connecting && loss_) throw reconnectFailed(*loss_, failure);
         throw failure;
     }
+    observers_.retried(connecting && loss_ ? RetryCause::ConnectFailed
+                                           : RetryCause::ConnectionLost);
     if (connecting && loss_) {
         log::warning(std::string("reconnect failed: ") + failure.what() + "; next try in " +
                      std::to_string(wait->count()) + " s");
@@ -192,7 +218,7 @@ bool SyncCoordinator::waitToReconnect(const DialectError& failure, bool connecti
     // A stop or a time limit during the wait ends the run with the last safe STATE, which was
     // written before the loss.
     if (clock_.sleepFor(*wait)) return true;
-    writer_.writeState(state_.toJson());
+    checkpointer_.commit();
     return false;
 }
 
@@ -202,14 +228,20 @@ void SyncCoordinator::resumeFromState() {
     }
 }
 
+void SyncCoordinator::enterPhase(RunPhase phase) {
+    if (phase_ == phase) return;
+    phase_ = phase;
+    observers_.phaseChanged(phase);
+}
+
 void SyncCoordinator::report() const {
     const double seconds = clock_.elapsedSeconds();
     std::ostringstream summary;
-    summary << "sync done: " << ledger_.events << " events, " << ledger_.records() << " records, "
-            << ledger_.diffgenQueries << " diffgen queries, " << ledger_.repullQueries
+    summary << "sync done: " << ledger_.events() << " events, " << ledger_.records() << " records, "
+            << ledger_.diffgenQueries() << " diffgen queries, " << ledger_.repullQueries()
             << " re-pull queries in " << seconds << " s";
-    if (ledger_.skippedEvents > 0) {
-        summary << ", " << ledger_.skippedEvents << " bad events skipped (on_bad_event skip)";
+    if (ledger_.skippedEvents() > 0) {
+        summary << ", " << ledger_.skippedEvents() << " bad events skipped (on_bad_event skip)";
     }
     if (!clock_.stopReason().empty()) summary << " (" << clock_.stopReason() << ")";
     log::info(summary.str());

@@ -3,9 +3,10 @@
 // and takes the streams' snapshots a chunk at a time between its pages
 // (replay/sync/snapshot_runner.hpp). Both run under one reconnect policy: a lost connection
 // is opened again with backoff and the run resumes from its last safe STATE, a snapshot it
-// interrupted from its last chunk. The clock and the ledger belong to the run, so the time
-// limits and the counts hold across reconnects; the `sync done` summary and the METRIC lines
-// come from them at the end.
+// interrupted from its last chunk. The clock and the observers belong to the run, so the time
+// limits and the counts hold across reconnects: every count goes to the run's observers
+// (replay/observe/run_observer.hpp), among them its ledger, which the `sync done` summary and
+// the METRIC lines are read from, and its progress lines.
 #pragma once
 
 #include <memory>
@@ -15,6 +16,9 @@
 #include "catalog/stream_definition.hpp"
 #include "config/tap_config.hpp"
 #include "plugin/connection_factory.hpp"
+#include "replay/observe/run_observer.hpp"
+#include "replay/sync/checkpointer.hpp"
+#include "replay/sync/progress_observer.hpp"
 #include "replay/sync/run_ledger.hpp"
 #include "replay/sync/run_scope.hpp"
 #include "replay/sync/stream_runtime.hpp"
@@ -48,6 +52,10 @@ public:
     /// left, and whatever stops a run (a bad event, a journal that lost changes).
     void run(std::unique_ptr<DialectConnection> connection);
 
+    /// Adds a watcher of the run, told every call after the ledger and the progress lines; call
+    /// before run(). It must outlive the coordinator.
+    void addObserver(RunObserver& observer) { observers_.add(observer); }
+
 private:
     const ConnectionFactory& connections_;
     const SyncMode mode_;
@@ -58,9 +66,13 @@ private:
     TapState& state_;
     RunClock clock_;
     Backoff backoff_;
+    RunObservers observers_;
     RunLedger ledger_;
+    ProgressObserver progress_;
+    Checkpointer checkpointer_;
     RunScope scope_;
     std::optional<DialectError> loss_;
+    std::optional<RunPhase> phase_;
 
     void writeSchemas();
     void emitFirstEvents(DialectConnection& connection);
@@ -71,6 +83,8 @@ private:
     /// left.
     bool waitToReconnect(const DialectError& failure, bool connecting);
     void resumeFromState();
+    /// Tells the observers of a new phase; nothing when the run is in it already.
+    void enterPhase(RunPhase phase);
     void report() const;
 };
 

@@ -1,46 +1,11 @@
 #include "replay/sync/table_snapshot.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
-#include "replay/output/schema_watch.hpp"
-#include "replay/output/table_change.hpp"
 #include "singer/json_text.hpp"
-#include "singer/metric_line.hpp"
 #include "util/log.hpp"
 
 namespace tapdiffgen::core {
-namespace {
-
-// Reads of one chunk whose table changed again each time, before the run gives up.
-constexpr int kMaxChunkReads = 5;
-
-// What a batch's rows weigh in memory and on the wire, near enough to size chunks by.
-uint64_t batchBytes(const TdgRowBatch& batch) {
-    uint64_t bytes = 0;
-    const int64_t cells = batch.num_rows * batch.num_columns;
-    for (int64_t i = 0; i < cells; ++i) bytes += sizeof(TdgCell) + batch.cells[i].size;
-    return bytes;
-}
-
-std::string wholeNumber(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.0f", value);
-    return text;
-}
-
-std::string duration(double seconds) {
-    if (seconds < 10) {
-        char text[32];
-        std::snprintf(text, sizeof(text), "%.1f s", seconds);
-        return text;
-    }
-    if (seconds < 120) return wholeNumber(seconds) + " s";
-    if (seconds < 7200) return wholeNumber(seconds / 60) + " min";
-    return wholeNumber(seconds / 3600) + " h";
-}
-
-}  // namespace
 
 int64_t ChunkSizer::nextRows() const {
     if (rowsSeen_ == 0) return std::min(maxRows_, kFirstChunkRows);
@@ -54,54 +19,10 @@ void ChunkSizer::noteChunk(int64_t rows, uint64_t bytes) {
     bytesSeen_ += bytes;
 }
 
-SnapshotProgress::SnapshotProgress(std::string stream, int64_t rowsBefore,
-                                   std::optional<int64_t> estimate, double intervalSeconds)
-    : stream_(std::move(stream)),
-      rowsBefore_(rowsBefore),
-      estimate_(estimate),
-      interval_(intervalSeconds) {}
-
-double SnapshotProgress::rate() const {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
-    return elapsed.count() > 0 ? static_cast<double>(rowsThisRun_) / elapsed.count() : 0;
-}
-
-void SnapshotProgress::report(uint64_t recordsOfStream, bool force) {
-    const auto now = std::chrono::steady_clock::now();
-    if (!force && now - lastReport_ < interval_) return;
-    lastReport_ = now;
-    const int64_t done = rowsDone();
-    std::string line = "snapshot of '" + stream_ + "': " + std::to_string(done);
-    if (estimate_ && *estimate_ >= done && *estimate_ > 0) {
-        line += " of about " + std::to_string(*estimate_) + " rows (" +
-                wholeNumber(100.0 * static_cast<double>(done) / static_cast<double>(*estimate_)) +
-                "%)";
-    } else {
-        line += " rows";
-    }
-    const double perSecond = rate();
-    line += ", " + wholeNumber(perSecond) + " rows/s";
-    if (estimate_ && *estimate_ > done && perSecond > 0) {
-        line += ", about " + duration(static_cast<double>(*estimate_ - done) / perSecond) + " left";
-    }
-    log::info(line);
-    log::info(counterMetricLine("record_count", static_cast<int64_t>(recordsOfStream),
-                                {{"stream", stream_}}));
-}
-
-void SnapshotProgress::reportDone(uint64_t recordsOfStream) const {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
-    log::info("snapshot of '" + stream_ + "' done: " + std::to_string(rowsDone()) + " rows, " +
-              std::to_string(rowsThisRun_) + " of them in this run, in " +
-              duration(elapsed.count()) + " (" + wholeNumber(rate()) + " rows/s)");
-    log::info(counterMetricLine("record_count", static_cast<int64_t>(recordsOfStream),
-                                {{"stream", stream_}}));
-}
-
-TableSnapshot::TableSnapshot(RunScope& run, DialectConnection& connection, StreamRuntime& stream,
-                             const SnapshotPosition& position)
+TableSnapshot::TableSnapshot(RunScope& run, TableReader& reader, DialectConnection& connection,
+                             StreamRuntime& stream, const SnapshotPosition& position)
     : run_(run),
-      connection_(connection),
+      reader_(reader),
       stream_(stream),
       sinceId_(position.sinceId),
       afterKey_(position.afterKey.empty()
@@ -109,9 +30,11 @@ TableSnapshot::TableSnapshot(RunScope& run, DialectConnection& connection, Strea
                     : ChunkKey::fromTexts(position.afterKey, stream.definition->key,
                                           stream.definition->name)),
       sizer_(run.options.pageSize),
-      progress_(stream.definition->name, position.rows,
-                connection.estimateRows(stream.definition->table),
-                run.options.snapshotProgressSeconds) {
+      rowsDone_(static_cast<uint64_t>(position.rows)) {
+    // A table never analysed may have a negative estimate: none.
+    const std::optional<int64_t> estimate = connection.estimateRows(stream.definition->table);
+    if (estimate && *estimate >= 0) estimate_ = static_cast<uint64_t>(*estimate);
+    run_.observer.snapshotStarted(stream.index, rowsDone_, estimate_);
     const StreamDefinition& definition = *stream.definition;
     if (afterKey_.empty()) {
         log::info("stream '" + definition.name + "': snapshot of table '" + definition.tableName +
@@ -129,83 +52,31 @@ TableSnapshot::TableSnapshot(RunScope& run, DialectConnection& connection, Strea
 
 bool TableSnapshot::readChunk() {
     const int64_t maxRows = sizer_.nextRows();
-    uint64_t bytes = 0;
-    bool whole = false;
-    const int64_t rows = readRowsFollowingChanges(maxRows, bytes, whole);
-    sizer_.noteChunk(rows, bytes);
-    progress_.noteRows(rows);
-    run_.clock.noteActivity();
-    const bool done = whole || rows < maxRows;
-    recordPosition(done);
-    const uint64_t records = run_.ledger.records(stream_.index);
-    if (done) {
-        progress_.reportDone(records);
-    } else {
-        progress_.report(records);
-    }
-    return done;
-}
-
-// A chunk whose table changed under it (table_change.hpp) is read again from the same key with
-// the table's new columns, under a new SCHEMA; the rows written before the change stay written,
-// and are written again, which a replica takes as the same rows.
-int64_t TableSnapshot::readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole) {
-    SchemaWatch schemas(connection_, run_.writer, run_.outputs, run_.clock);
-    const std::vector<StreamRuntime*> only{&stream_};
-    for (int read = 1;; ++read) {
-        try {
-            return readRows(maxRows, bytes, whole);
-        } catch (const DialectError& failure) {
-            if (!mayMeanTableChanged(failure) || read == kMaxChunkReads) throw;
-            if (!schemas.refresh(only)) throw;
-        } catch (const TableChanged& changed) {
-            if (read == kMaxChunkReads || !schemas.refresh(only)) changed.rethrowAsFailure();
-        }
-        log::info("stream '" + stream_.definition->name +
-                  "': the snapshot reads its chunk again with the table's new columns");
-        bytes = 0;
-    }
-}
-
-// Each row is written as soon as it arrives, so that memory holds a batch at most.
-int64_t TableSnapshot::readRows(int64_t maxRows, uint64_t& bytes, bool& whole) {
-    const RecordRenderer& renderer = *stream_.renderer;
-    const ScanSpec scan{&stream_.definition->table, &renderer.columnNames(),
-                        &renderer.columnKinds(), &stream_.definition->key, 0};
     const std::string readAt = utcNowIso();
-    int64_t rows = 0;
+    uint64_t records = 0;
     // The request borrows afterKey_'s cells for the whole call: the last key goes elsewhere.
     ChunkKey last;
-    const auto onBatch = [&](const TdgRowBatch& batch) {
-        for (int64_t row = 0; row < batch.num_rows; ++row) {
-            const TdgCell* cells = batch.cells + row * batch.num_columns;
-            throwIfMisfit(renderer, stream_.definition->tableName, cells);
-            run_.ledger.addRecords(stream_.index,
-                                   stream_.output->writeRow(run_.writer, cells, readAt, readAt));
-        }
-        if (batch.num_rows > 0) {
-            last.capture(batch.cells + (batch.num_rows - 1) * batch.num_columns,
-                         renderer.keyPositions());
-        }
-        rows += batch.num_rows;
-        bytes += batchBytes(batch);
-    };
-    const std::vector<TdgCell> after = afterKey_.cells();
-    if (connection_.scanChunk(scan, after, maxRows, onBatch)) {
-        if (rows > 0) afterKey_ = std::move(last);
-        return rows;
-    }
-    log::info("the " + connection_.plugin().dialect() +
-              " plugin cannot read a table in chunks (scan_chunk, ABI revision 5): the "
-              "snapshot of '" +
-              stream_.definition->name +
-              "' is one scan of the table, which starts again from its first row if it is "
-              "interrupted");
-    whole = true;
-    connection_.scanTable(
-        ScanSpec{scan.table, scan.columns, scan.columnKinds, scan.key, run_.options.pageSize},
-        onBatch);
-    return rows;
+    const ChunkRowSink sink{[&](const TdgCell* cells) {
+                                records +=
+                                    stream_.output->writeRow(run_.writer, cells, readAt, readAt);
+                            },
+                            [&](const TdgCell* lastRow) {
+                                run_.observer.recordsWritten(stream_.index, records, 0);
+                                records = 0;
+                                last.capture(lastRow, stream_.renderer->keyPositions());
+                            }};
+    const ChunkRead read =
+        reader_.readChunk(stream_, afterKey_.cells(), maxRows, run_.options.pageSize, sink);
+    if (records > 0) run_.observer.recordsWritten(stream_.index, records, 0);
+    if (!read.whole && read.rows > 0) afterKey_ = std::move(last);
+    sizer_.noteChunk(read.rows, read.bytes);
+    rowsDone_ += static_cast<uint64_t>(read.rows);
+    run_.clock.noteActivity();
+    const bool done = read.whole || read.rows < maxRows;
+    recordPosition(done);
+    run_.observer.snapshotProgress(stream_.index, rowsDone_, estimate_);
+    if (done) run_.observer.snapshotDone(stream_.index);
+    return done;
 }
 
 void TableSnapshot::recordPosition(bool done) {
@@ -214,8 +85,8 @@ void TableSnapshot::recordPosition(bool done) {
         run_.state.clearSnapshot(name);
         return;
     }
-    run_.state.setSnapshot(name,
-                           SnapshotPosition{sinceId_, afterKey_.texts(), progress_.rowsDone()});
+    run_.state.setSnapshot(
+        name, SnapshotPosition{sinceId_, afterKey_.texts(), static_cast<int64_t>(rowsDone_)});
 }
 
 }  // namespace tapdiffgen::core

@@ -15,12 +15,12 @@
 // which starts from the first row again after an interruption.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "plugin/dialect_connection.hpp"
+#include "replay/output/table_reader.hpp"
 #include "replay/sync/chunk_key.hpp"
 #include "replay/sync/run_scope.hpp"
 #include "replay/sync/stream_runtime.hpp"
@@ -44,37 +44,13 @@ private:
     uint64_t bytesSeen_ = 0;
 };
 
-/// The progress lines of one snapshot: rows done (over every run), the table's estimated
-/// size, the rate in this run and the time left.
-class SnapshotProgress {
-public:
-    SnapshotProgress(std::string stream, int64_t rowsBefore, std::optional<int64_t> estimate,
-                     double intervalSeconds);
-    void noteRows(int64_t rows) { rowsThisRun_ += rows; }
-    int64_t rowsDone() const { return rowsBefore_ + rowsThisRun_; }
-    /// A line every interval (and a METRIC record_count line with it), or now when forced.
-    void report(uint64_t recordsOfStream, bool force = false);
-    /// The closing line.
-    void reportDone(uint64_t recordsOfStream) const;
-
-private:
-    std::string stream_;
-    int64_t rowsBefore_;
-    int64_t rowsThisRun_ = 0;
-    std::optional<int64_t> estimate_;
-    std::chrono::duration<double> interval_;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point lastReport_ = started_;
-
-    double rate() const;
-};
-
 class TableSnapshot {
 public:
-    /// The snapshot of `stream` from `position` (a fresh one, or one a STATE kept). Throws
-    /// StateError when the position's key does not fit the stream's key.
-    TableSnapshot(RunScope& run, DialectConnection& connection, StreamRuntime& stream,
-                  const SnapshotPosition& position);
+    /// The snapshot of `stream` from `position` (a fresh one, or one a STATE kept), its rows
+    /// read by `reader`; `connection` estimates the table's size. Throws StateError when the
+    /// position's key does not fit the stream's key.
+    TableSnapshot(RunScope& run, TableReader& reader, DialectConnection& connection,
+                  StreamRuntime& stream, const SnapshotPosition& position);
 
     /// Reads and writes the next chunk and records the position in the run's state (the
     /// caller writes the STATE); true once the table is done, its position then cleared.
@@ -84,16 +60,15 @@ public:
 
 private:
     RunScope& run_;
-    DialectConnection& connection_;
+    TableReader& reader_;
     StreamRuntime& stream_;
     int64_t sinceId_;
     ChunkKey afterKey_;
     ChunkSizer sizer_;
-    SnapshotProgress progress_;
+    // Rows done over every run of the snapshot, and the table's estimated rows.
+    uint64_t rowsDone_;
+    std::optional<uint64_t> estimate_;
 
-    /// Reads one chunk of at most maxRows (the whole table without scan_chunk); the rows read.
-    int64_t readRowsFollowingChanges(int64_t maxRows, uint64_t& bytes, bool& whole);
-    int64_t readRows(int64_t maxRows, uint64_t& bytes, bool& whole);
     void recordPosition(bool done);
 };
 
