@@ -15,7 +15,7 @@
 # Settings: TDG_JOBS (parallel jobs, default 2), TDG_CTEST_TIMEOUT (per-test default, seconds,
 # for tests without their own TIMEOUT; default 900), and the server settings described in
 # tests/servers/CMakeLists.txt (TDG_TEST_PG_PORT, TDG_TEST_MYSQL_PORT, TDG_TEST_SSH_PORT,
-# TDG_TEST_DIR).
+# TDG_TEST_PROMETHEUS_PORT, TDG_TEST_METRICS_PORT, TDG_TEST_DIR).
 #
 # Most functions below are run through phase() or the EXIT trap, which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -28,7 +28,8 @@ JOBS=${TDG_JOBS:-2}
 CTEST_TIMEOUT=${TDG_CTEST_TIMEOUT:-900}
 PACKAGES=(build-essential cmake pkg-config libpoco-dev doctest-dev libpq-dev libmariadb-dev
     postgresql mariadb-server clang-format-14 libsqlite3-dev sqlite3 clang libclang-rt-14-dev
-    lintian dpkg-dev file git openssl libssh-dev openssh-server openssh-client)
+    lintian dpkg-dev file git openssl libssh-dev openssh-server openssh-client
+    prometheus-cpp-dev prometheus)
 
 log() {
     printf 'run-all: %s\n' "$*" >&2
@@ -148,6 +149,7 @@ stop_servers() {
     TDG_TEST_KEEP_SERVERS=0 TDG_TEST_MYSQL_VARIANT=east bash tests/servers/mariadb.sh stop ||
         status=1
     TDG_TEST_KEEP_SERVERS=0 bash tests/servers/sshd.sh stop || status=1
+    TDG_TEST_KEEP_SERVERS=0 bash tests/servers/prometheus.sh stop || status=1
     SERVERS_STOPPED=1
     return "$status"
 }

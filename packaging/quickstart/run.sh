@@ -20,7 +20,7 @@ QUICKSTART=packaging/quickstart
 WORK=build/quickstart
 TAP=build/bin/tap-diffgen
 PACKAGES=(build-essential cmake pkg-config libpoco-dev doctest-dev libpq-dev libmariadb-dev
-    libsqlite3-dev sqlite3 libssh-dev)
+    libsqlite3-dev sqlite3 libssh-dev prometheus-cpp-dev)
 
 banner() {
     printf '\n==> %s\n' "$*" >&2

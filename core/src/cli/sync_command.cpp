@@ -11,6 +11,7 @@
 #include "catalog/discovery.hpp"
 #include "catalog/sync_streams.hpp"
 #include "cli/journal_check_command.hpp"
+#include "metrics/metrics_endpoint.hpp"
 #include "plugin/connection_factory.hpp"
 #include "plugin/plugin_loader.hpp"
 #include "replay/sync/sync_coordinator.hpp"
@@ -66,12 +67,21 @@ int runDatabaseCommand(const CommandLine& line, const TapConfig& config,
         }
     }
     const ConnectionFactory connections(plugin, config);
+    // A port it cannot listen on ends the run before it connects.
+    std::optional<MetricsEndpoint> metrics;
+    if (config.metricsPort != 0 && !line.discover && !line.checkJournal) {
+        metrics.emplace(config.metricsAddress, config.metricsPort);
+    }
     auto connection = connections.connect();
     if (line.discover) return printCatalog(*connection, config);
     if (line.checkJournal) return checkJournal(config, state, std::move(connection));
     const std::vector<StreamDefinition> definitions =
         streamsToSync(*connection, config, catalog, state);
     SyncCoordinator coordinator(config, connections, definitions, state, syncModeOf(line));
+    if (metrics) {
+        coordinator.addObserver(metrics->observer());
+        metrics->probeHead(connections, config.diffgen);
+    }
     coordinator.run(std::move(connection));
     return 0;
 }

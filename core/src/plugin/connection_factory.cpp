@@ -67,6 +67,9 @@ void announce(SessionRole role, DialectConnection& connection) {
         case SessionRole::Repull:
             log::debug("another session, for re-pulling rows, connected");
             return;
+        case SessionRole::HeadProbe:
+            log::debug("a session that reads the log's head for the metrics connected");
+            return;
     }
 }
 

@@ -14,7 +14,7 @@
 namespace tapdiffgen::core {
 
 /// What a session is for; only the main one is announced at info level.
-enum class SessionRole { Main, ReadAhead, Repull };
+enum class SessionRole { Main, ReadAhead, Repull, HeadProbe };
 
 class ConnectionFactory {
 public:
