@@ -15,36 +15,24 @@
 namespace tapdiffgen::core {
 namespace {
 
-bool isIpv6(const std::string& address) { return address.find(':') != std::string::npos; }
-
-// civetweb's form: an IPv6 address in brackets.
 std::string listeningPort(const std::string& address, int port) {
-    return (isIpv6(address) ? "[" + address + "]" : address) + ":" + std::to_string(port);
+    return address + ":" + std::to_string(port);
 }
 
 // Why address:port cannot be listened on (the system's words), or empty when it can. civetweb
 // only says that it failed; a socket of our own, closed at once, tells why.
 std::string whyNotListening(const std::string& address, int port) {
-    const int family = isIpv6(address) ? AF_INET6 : AF_INET;
-    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return std::strerror(errno);
     // As civetweb sets it: a port left in TIME_WAIT by a previous run is free.
     const int on = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-    int result = -1;
-    if (family == AF_INET6) {
-        sockaddr_in6 socketAddress{};
-        socketAddress.sin6_family = AF_INET6;
-        socketAddress.sin6_port = htons(static_cast<uint16_t>(port));
-        ::inet_pton(AF_INET6, address.c_str(), &socketAddress.sin6_addr);
-        result = ::bind(fd, reinterpret_cast<sockaddr*>(&socketAddress), sizeof(socketAddress));
-    } else {
-        sockaddr_in socketAddress{};
-        socketAddress.sin_family = AF_INET;
-        socketAddress.sin_port = htons(static_cast<uint16_t>(port));
-        ::inet_pton(AF_INET, address.c_str(), &socketAddress.sin_addr);
-        result = ::bind(fd, reinterpret_cast<sockaddr*>(&socketAddress), sizeof(socketAddress));
-    }
+    sockaddr_in socketAddress{};
+    socketAddress.sin_family = AF_INET;
+    socketAddress.sin_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET, address.c_str(), &socketAddress.sin_addr);
+    const int result =
+        ::bind(fd, reinterpret_cast<sockaddr*>(&socketAddress), sizeof(socketAddress));
     const std::string why = result == 0 ? "" : std::strerror(errno);
     ::close(fd);
     return why;
