@@ -272,7 +272,7 @@ walls_shown() {
 }
 
 # take_turns COUNT DIALECT KEY NAME=RUNNER...: COUNT rounds (rotate_rounds), each running every
-# runner script once (bash RUNNER). For each NAME: the fastest run's figures under
+# runner script once (bash RUNNER); with TAKE_TURNS_WARM_UP=1, a warm-up round before them. For each NAME: the fastest run's figures under
 # KEY:NAME_wall, _cpu, _rss and _server_cpu with its stderr in $WORK/NAME-LABEL.err (LABEL is
 # KEY with '-' for ':'), and each round's wall, one a line in round order, under KEY:NAME_walls.
 take_turns() {
@@ -282,7 +282,7 @@ take_turns() {
         names+=("${pair%%=*}")
         runners+=("${pair#*=}")
     done
-    rotate_rounds 1 "$count" "${#names[@]}" take_turn turns_shown
+    rotate_rounds "$((${TAKE_TURNS_WARM_UP:-0} ? 0 : 1))" "$count" "${#names[@]}" take_turn turns_shown
     for ((i = 0; i < ${#names[@]}; i++)); do
         put "$key:${names[i]}_walls" "$(awk -v c=$((i + 1)) '{ print $c }' <<<"$ROUND_WALLS")"$'\n'
     done

@@ -127,7 +127,7 @@ measure_dialect() {
     NAMES=()
     for pair in "${pairs[@]}"; do NAMES+=("${pair%%=*}"); done
     log "$dialect: ${NAMES[*]} over $EVENTS events, $TABLES tables: $ROUNDS rounds taking turns"
-    take_turns_with_warmup "$dialect" "$key" "${pairs[@]}"
+    TAKE_TURNS_WARM_UP=1 take_turns "$ROUNDS" "$dialect" "$key" "${pairs[@]}"
     check_runs "$dialect" "$key"
     for name in "${NAMES[@]}"; do
         local name_walls=${RESULT[$key:${name}_walls]} ratio
@@ -142,20 +142,6 @@ label_of() {
         on) printf 'metrics on (scraped every 1 s)' ;;
         baseline) printf 'baseline %s' "$(basename "$(dirname "$(dirname "$BASELINE")")")" ;;
     esac
-}
-
-# take_turns with a warm-up round (round 0) before the counted ones.
-take_turns_with_warmup() {
-    local dialect=$1 key=$2 pair i names=() runners=()
-    shift 2
-    for pair in "$@"; do
-        names+=("${pair%%=*}")
-        runners+=("${pair#*=}")
-    done
-    rotate_rounds 0 "$ROUNDS" "${#names[@]}" take_turn turns_shown
-    for ((i = 0; i < ${#names[@]}; i++)); do
-        put "$key:${names[i]}_walls" "$(awk -v c=$((i + 1)) '{ print $c }' <<<"$ROUND_WALLS")"$'\n'
-    done
 }
 
 for dialect in "${DIALECTS[@]}"; do

@@ -82,6 +82,18 @@ tdg_wait_gone() {
     return 0
 }
 
+# tdg_stop_pid PID NAME PIDFILE: SIGTERM, then SIGKILL after 30 s; dies when PID outlives both.
+# Removes PIDFILE once it is gone.
+tdg_stop_pid() {
+    local pid=$1
+    kill -TERM "$pid" 2>/dev/null || true
+    tdg_wait_gone "$pid" 30 || {
+        kill -KILL "$pid" 2>/dev/null || true
+        tdg_wait_gone "$pid" 10 || tdg_die "$2 (pid $pid) does not stop"
+    }
+    rm -f "$3"
+}
+
 # tdg_port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
 tdg_port_open() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null

@@ -70,16 +70,6 @@ scrape_configs:
 YAML
 }
 
-stop_server() {
-    local pid=$1
-    kill -TERM "$pid" 2>/dev/null || true
-    tdg_wait_gone "$pid" 30 || {
-        kill -KILL "$pid" 2>/dev/null || true
-        tdg_wait_gone "$pid" 10 || tdg_die "prometheus (pid $pid) does not stop"
-    }
-    rm -f "$PIDFILE"
-}
-
 cmd_start() {
     [[ -x $PROMETHEUS_BIN ]] ||
         tdg_die "$PROMETHEUS_BIN not found (install Debian's prometheus package)"
@@ -94,7 +84,7 @@ cmd_start() {
             return 0
         fi
         tdg_log "restarting the server (pid $pid): its configuration changed or it is not ready"
-        stop_server "$pid"
+        tdg_stop_pid "$pid" prometheus "$PIDFILE"
     fi
     printf '%s\n' "$wanted" >"$CONFIG"
     "$PROMETHEUS_BIN" --config.file="$CONFIG" --storage.tsdb.path="$DIR/data" \
@@ -126,7 +116,7 @@ cmd_stop() {
     local pid
     pid=$(server_pid)
     [[ -n $pid ]] || return 0
-    stop_server "$pid"
+    tdg_stop_pid "$pid" prometheus "$PIDFILE"
     tdg_log "stopped"
 }
 

@@ -178,12 +178,7 @@ cmd_stop() {
     local pid
     pid=$(server_pid)
     [[ -n $pid ]] || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    tdg_wait_gone "$pid" 30 || {
-        kill -KILL "$pid" 2>/dev/null || true
-        tdg_wait_gone "$pid" 10 || tdg_die "sshd (pid $pid) does not stop"
-    }
-    rm -f "$PIDFILE"
+    tdg_stop_pid "$pid" sshd "$PIDFILE"
     tdg_log "stopped"
 }
 

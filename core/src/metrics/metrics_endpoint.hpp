@@ -29,6 +29,8 @@ public:
     void probeHead(const ConnectionFactory& connections, const TableRef& diffgen);
 
 private:
+    std::string address_;
+    int port_;
     std::shared_ptr<PrometheusObserver> observer_;
     std::unique_ptr<prometheus::Exposer> exposer_;
     // Stopped first: it calls the observer.
