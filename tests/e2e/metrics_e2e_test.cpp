@@ -313,30 +313,33 @@ void snapshotRowsReachTheEstimate(const DatabaseEnv& env, const std::string& pre
     CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
 }
 
-// A listening socket of the test's on 127.0.0.1:port.
+// A socket listening on a loopback port the system chose, so that no other test's client
+// holds it by chance.
 class Listener {
 public:
-    explicit Listener(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    Listener() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
         sockaddr_in address{};
         address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(port));
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
         REQUIRE(::listen(fd_, 1) == 0);
+        socklen_t size = sizeof(address);
+        REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+        port_ = ntohs(address.sin_port);
     }
     ~Listener() { ::close(fd_); }
+    int port() const { return port_; }
 
 private:
     int fd_;
+    int port_ = 0;
 };
 
 void portInUseEndsTheRunBeforeAnyOutput(const DatabaseEnv& env, const std::string& prefix) {
     JournalledSchema schema(env, prefix);
     const std::string table = schema.createNumberedItems(3);
-    // Another port than the one Prometheus scrapes, so that a tap of another test is not in
-    // the way.
-    const int port = metricsPort() + 2;
-    Listener taken(port);
+    const Listener taken;
+    const int port = taken.port();
     ScratchDir dir;
     const std::string config =
         schema.writeConfig(dir, {table}, R"("metrics_port":)" + std::to_string(port));

@@ -2,8 +2,10 @@
 #include "metrics/metrics_endpoint.hpp"
 
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "config/tap_config.hpp"
@@ -13,30 +15,45 @@ using tapdiffgen::core::MetricsEndpoint;
 
 namespace {
 
-// A port of the tests' range (TDG_TEST_METRICS_PORT, as tests/servers/prometheus.sh reads it),
-// one above the tap's so that a running e2e test does not collide.
-int testPort() {
-    const char* port = std::getenv("TDG_TEST_METRICS_PORT");
-    return (port != nullptr && *port != '\0' ? std::atoi(port) : 59464) + 1;
-}
+// A socket listening on a loopback port the system chose, so that no other test's client
+// holds it by chance.
+class Listener {
+public:
+    Listener() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
+        REQUIRE(::listen(fd_, 1) == 0);
+        socklen_t size = sizeof(address);
+        REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+        port_ = ntohs(address.sin_port);
+    }
+    ~Listener() { ::close(fd_); }
+    int port() const { return port_; }
+
+private:
+    int fd_;
+    int port_ = 0;
+};
 
 }  // namespace
 
 TEST_CASE("metrics endpoint: a port in use is refused with one line naming metrics_port") {
-    const int port = testPort();
-    MetricsEndpoint first("127.0.0.1", port);
+    const Listener taken;
+    const std::string port = std::to_string(taken.port());
     try {
-        MetricsEndpoint second("127.0.0.1", port);
-        FAIL("a second endpoint listened on the same port");
+        MetricsEndpoint endpoint("127.0.0.1", taken.port());
+        FAIL("the endpoint listened on a port in use");
     } catch (const ConfigError& error) {
-        const std::string message = error.what();
-        CHECK(message == "metrics_port " + std::to_string(port) +
-                             ": cannot listen on 127.0.0.1:" + std::to_string(port) +
-                             " for the metrics endpoint: Address already in use");
+        CHECK(std::string(error.what()) == "metrics_port " + port +
+                                               ": cannot listen on 127.0.0.1:" + port +
+                                               " for the metrics endpoint: Address already in use");
     }
 }
 
 TEST_CASE("metrics endpoint: an address of no interface of this host is refused") {
-    CHECK_THROWS_WITH_AS(MetricsEndpoint("192.0.2.1", testPort()),
+    const Listener free;
+    CHECK_THROWS_WITH_AS(MetricsEndpoint("192.0.2.1", free.port()),
                          doctest::Contains("metrics_port"), ConfigError);
 }
