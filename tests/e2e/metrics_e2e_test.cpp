@@ -11,8 +11,6 @@
 #include <Poco/URI.h>
 #include <doctest/doctest.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +26,7 @@
 #include <thread>
 
 #include "dialect_fixture.hpp"
+#include "support/listening_socket.hpp"
 
 using namespace tapdiffgen::testing;
 
@@ -313,32 +312,10 @@ void snapshotRowsReachTheEstimate(const DatabaseEnv& env, const std::string& pre
     CHECK(emittedIds(run, table).size() == static_cast<size_t>(kRows));
 }
 
-// A socket listening on a loopback port the system chose, so that no other test's client
-// holds it by chance.
-class Listener {
-public:
-    Listener() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-        REQUIRE(::listen(fd_, 1) == 0);
-        socklen_t size = sizeof(address);
-        REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-        port_ = ntohs(address.sin_port);
-    }
-    ~Listener() { ::close(fd_); }
-    int port() const { return port_; }
-
-private:
-    int fd_;
-    int port_ = 0;
-};
-
 void portInUseEndsTheRunBeforeAnyOutput(const DatabaseEnv& env, const std::string& prefix) {
     JournalledSchema schema(env, prefix);
     const std::string table = schema.createNumberedItems(3);
-    const Listener taken;
+    const ListeningSocket taken;
     const int port = taken.port();
     ScratchDir dir;
     const std::string config =
