@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
 
 #include "config/tap_config.hpp"
@@ -29,4 +30,17 @@ TEST_CASE("metrics endpoint: an address of no interface of this host is refused"
     const ListeningSocket free;
     CHECK_THROWS_WITH_AS(MetricsEndpoint("192.0.2.1", free.port()),
                          doctest::Contains("metrics_port"), ConfigError);
+}
+
+TEST_CASE("metrics endpoint: it stops at once, not at its listener's next poll") {
+    int port = 0;
+    {
+        const ListeningSocket probe;
+        port = probe.port();
+    }
+    const auto started = std::chrono::steady_clock::now();
+    { MetricsEndpoint endpoint("127.0.0.1", port); }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    // civetweb polls its listening socket for 2 s at a time.
+    CHECK(took.count() < 1.0);
 }
