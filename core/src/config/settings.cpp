@@ -298,7 +298,8 @@ std::vector<SettingSpec> buildSettingSpecs() {
             .appliesTo("metrics")
             .storedIn(&TapConfig::metricsPort),
         Spec("metrics_address", "string",
-             "Address the metrics endpoint binds (loopback by default).")
+             "IPv4 address the metrics endpoint binds (loopback by default; 0.0.0.0 for every "
+             "interface).")
             .defaultValue("127.0.0.1")
             .appliesTo("metrics")
             .storedIn(&TapConfig::metricsAddress),

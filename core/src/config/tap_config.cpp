@@ -1,6 +1,7 @@
 #include "config/tap_config.hpp"
 
 #include <Poco/JSON/Array.h>
+#include <arpa/inet.h>
 
 #include <algorithm>
 #include <limits>
@@ -404,6 +405,16 @@ void deriveSettings(TapConfig& result, int64_t maxPageSize) {
         maxPageSize == 0 ? timesPageSize(4, result.pageSize) : result.maxPageSize;
 }
 
+// The endpoint listens on an address of this host, never on a name that resolves elsewhere;
+// its server (civetweb, as Debian builds it) listens on IPv4 only.
+void checkIpv4Address(const std::string& address, const std::string& path) {
+    in_addr parsed{};
+    if (inet_pton(AF_INET, address.c_str(), &parsed) == 1) return;
+    fail(jsonvalue::pythonRepr(JsonValue(address)) +
+             " is not an IPv4 address (such as 127.0.0.1, or 0.0.0.0 for every interface)",
+         path);
+}
+
 // Every setting with a field of its own, through its descriptor; `result` holds the defaults.
 void readSettings(const Object& config, TapConfig& result) {
     for (const auto& spec : settingSpecs()) {
@@ -417,6 +428,7 @@ void readSettings(const Object& config, TapConfig& result) {
     result.streamMaps.streamMaps = objectSetting(config, "stream_maps");
     result.streamMaps.streamMapConfig = objectSetting(config, "stream_map_config");
     result.batch = parseBatchSettings(effectiveValue(config, settingSpecs(), "batch_config"));
+    checkIpv4Address(result.metricsAddress, keyPath(kRoot, "metrics_address"));
 }
 
 // A poll interval of 0 would read the log in a busy loop.

@@ -16,7 +16,7 @@ TEST_CASE("metrics settings: off and on loopback unless set") {
     const TapConfig untouched;
     CHECK(untouched.metricsPort == 0);
     CHECK(untouched.metricsAddress == "127.0.0.1");
-    CHECK(*findSettingSpec("metrics_port")->defaultJson == "0");
+    CHECK_FALSE(findSettingSpec("metrics_port")->defaultJson.has_value());
     CHECK(*findSettingSpec("metrics_address")->defaultJson == "\"127.0.0.1\"");
     const TapConfig config = parseConfigObject(minimalConfig());
     CHECK(config.metricsPort == 0);
@@ -33,8 +33,8 @@ TEST_CASE("metrics settings: given values are read") {
 TEST_CASE("metrics settings: a bad value is one line naming the setting") {
     CHECK(parseErrorOf(minimalConfig(R"(,"metrics_port":70000)")) ==
           "70000 is greater than the maximum of 65535 in config['metrics_port']");
-    CHECK(parseErrorOf(minimalConfig(R"(,"metrics_port":-1)")) ==
-          "-1 is less than the minimum of 0 in config['metrics_port']");
+    CHECK(parseErrorOf(minimalConfig(R"(,"metrics_port":0)")) ==
+          "0 is less than the minimum of 1 in config['metrics_port']");
     CHECK(parseErrorOf(minimalConfig(R"(,"metrics_port":"9464x")")) ==
           "'9464x' is not of type 'integer' in config['metrics_port']");
     CHECK(parseErrorOf(minimalConfig(R"(,"metrics_address":"localhost")")) ==
