@@ -234,9 +234,11 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     fetch.statement.context = "reading table '" + request.table.display() + "'";
     fetch.statement.reusable = true;
     const PgColumn& first = columnNamed(description, request.keyColumns[0]);
-    fetch.keyColumn = static_cast<int>(sdk::keyPositions(request.columns, request.keyColumns)[0]);
     if (std::string range = keyRunCondition(first, request, fetch.runs, fetch.statement.params);
         !range.empty()) {
+        // Only a fetch with keys has runs; its key column is one of its columns (dialect_abi.h).
+        fetch.keyColumn =
+            static_cast<int>(sdk::keyPositions(request.columns, request.keyColumns)[0]);
         fetch.statement.sql = head + range;
         return fetch;
     }

@@ -269,12 +269,5 @@ TEST_CASE("mysql rows: a reader that stops the stream leaves the connection usab
 TEST_CASE("mysql rows: pages of dense keys read as ranges return the rows key lists return") {
     TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
     auto connection = mytest::connect(db);
-    const testing::DenseReplayCounts counts =
-        testing::replayDenseKeyPages(db, *connection, "tdg_my_dense_replay");
-    CHECK(counts.pages == 12);
-    // Pages 3, 7 and 11 read their stretch key by key; every other page reads a range over
-    // rows it did not ask for, which the batches drop.
-    CHECK(counts.pagesWithGappedRuns == 9);
-    CHECK(counts.unaskedRowsInRanges > 200);
-    CHECK(counts.rows > 5000);
+    testing::checkDenseKeyPages(db, *connection, "tdg_my_dense_replay");
 }

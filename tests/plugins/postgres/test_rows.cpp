@@ -91,14 +91,7 @@ INSERT INTO tdg_pg_fetch_run SELECT g, 'r' || g FROM generate_series(1, 200) g
 TEST_CASE("pages of dense keys read as ranges return the rows key lists return") {
     TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
     auto connection = pgtest::connect(db);
-    const testing::DenseReplayCounts counts =
-        testing::replayDenseKeyPages(db, *connection, "tdg_pg_dense_replay");
-    CHECK(counts.pages == 12);
-    // Pages 3, 7 and 11 read their stretch key by key; every other page reads a range over
-    // rows it did not ask for, which the batches drop.
-    CHECK(counts.pagesWithGappedRuns == 9);
-    CHECK(counts.unaskedRowsInRanges > 200);
-    CHECK(counts.rows > 5000);
+    testing::checkDenseKeyPages(db, *connection, "tdg_pg_dense_replay");
 }
 
 TEST_CASE("fetch by text keys that need array-literal quoting") {
