@@ -63,12 +63,22 @@ std::string keyListSql(const std::vector<std::string>& keys, size_t slots) {
     return "(" + columns + ") IN (" + list + ")";
 }
 
-// The statement of a chunk of `count` keys (padded to its size class), with the key's run as a
-// range when `withRun`; `count` may be 0 beside the run.
+// The size class of `count` ranges: a power of two, so that few statements serve every fetch
+// (padding repeats the last range, which the server reads once).
+size_t rangeSlots(size_t count) {
+    size_t slots = 1;
+    while (slots < count) slots *= 2;
+    return slots;
+}
+
+// The statement of a chunk of `count` keys (padded to its size class), with `ranges` ranges of
+// the key (padded to theirs) when there are any; `count` may be 0 beside them.
 std::string chunkSql(const std::string& head, const std::vector<std::string>& keyColumns,
-                     size_t count, bool withRun) {
+                     size_t count, size_t ranges) {
     std::string sql = head + keyListSql(keyColumns, keyListSize(std::max<size_t>(count, 1)));
-    if (withRun) sql += " OR " + keyColumns[0] + " BETWEEN ? AND ?";
+    for (size_t r = 0; ranges > 0 && r < rangeSlots(ranges); ++r) {
+        sql += " OR " + keyColumns[0] + " BETWEEN ? AND ?";
+    }
     return sql;
 }
 
@@ -132,31 +142,35 @@ void reportingTableChanges(Read&& read) {
 
 // One request's part of a text query: its statements, and the columns of the same SELECT as a
 // prepared statement, which say how to read the text.
+// The key's dense runs it reads as ranges, whose unasked rows the batch drops.
 struct RowReader::TextFetch {
     size_t request = 0;
     std::vector<std::string> statements;
     std::vector<FieldInfo> columns;
     CellWriter::JsonTest json;
+    std::optional<sdk::KeyRuns> runs;
+    int keyColumn = 0;
 };
 
-// The keys' longest run of consecutive integers (sdk/key_run.hpp), when the key is one integer
-// column: a text column holding digits would compare as numbers in BETWEEN. What the column is
-// comes from the first chunk's own statement, which the fetch then runs.
-std::optional<sdk::KeyRun> RowReader::integerKeyRun(const std::string& head,
-                                                    const std::vector<std::string>& keyColumns,
-                                                    const std::vector<std::string_view>& keys,
-                                                    size_t keyIndex) {
+// The keys' dense runs of integers (sdk/key_run.hpp), when the key is one integer column: a
+// text column holding digits would compare as numbers in BETWEEN. What the column is comes
+// from the first chunk's own statement, which the fetch then runs.
+std::optional<sdk::KeyRuns> RowReader::integerKeyRuns(const std::string& head,
+                                                      const std::vector<std::string>& keyColumns,
+                                                      const std::vector<std::string_view>& keys,
+                                                      size_t keyIndex) {
     if (keyColumns.size() != 1) return std::nullopt;
-    std::optional<sdk::KeyRun> run = sdk::longestKeyRun(keys);
-    if (!run) return std::nullopt;
-    const size_t firstChunk = std::min(kMaxKeysPerStatement, run->outside.size());
-    const Statement& first = session_.prepared(chunkSql(head, keyColumns, firstChunk, true));
+    std::optional<sdk::KeyRuns> runs = sdk::denseKeyRuns(keys);
+    if (!runs) return std::nullopt;
+    const size_t firstChunk = std::min(kMaxKeysPerStatement, runs->outside.size());
+    const Statement& first =
+        session_.prepared(chunkSql(head, keyColumns, firstChunk, runs->ranges.size()));
     if (!first.fields().at(keyIndex).isInteger()) return std::nullopt;
-    return run;
+    return runs;
 }
 
-// Chunks of at most kMaxKeysPerStatement keys, the first also with the run of consecutive keys
-// as a range (then its list may be empty: padded with the run's first key).
+// Chunks of at most kMaxKeysPerStatement keys, the first also with the dense runs of keys as
+// ranges (then its list may be empty: padded with the first range's first key).
 void RowReader::fetch(const sdk::FetchRequest& request, sdk::RowBatchBuilder& rows) {
     reportingTableChanges([&] { fetchChunks(request, rows); });
 }
@@ -168,26 +182,28 @@ void RowReader::fetchChunks(const sdk::FetchRequest& request, sdk::RowBatchBuild
     const std::vector<std::string_view> keys = distinctKeys(request.keys, width);
     std::string head =
         "SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table) + " WHERE ";
-    const std::optional<sdk::KeyRun> run =
-        integerKeyRun(head, keyColumns, keys, width == 1 ? keyIndices[0] : 0);
-    const std::vector<std::string_view>& listed = run ? run->outside : keys;
-    const std::string runFirst = run ? std::to_string(run->first) : std::string();
+    const std::optional<sdk::KeyRuns> runs =
+        integerKeyRuns(head, keyColumns, keys, width == 1 ? keyIndices[0] : 0);
+    const std::vector<std::string_view>& listed = runs ? runs->outside : keys;
+    const std::string runFirst = runs ? std::to_string(runs->ranges[0].first) : std::string();
     const size_t keyCount = listed.size() / width;
     CellWriter::JsonTest json;
     bool jsonKnown = false;
-    for (size_t offset = 0; offset < keyCount || (run && offset == 0);
+    const sdk::DroppingRowsNotAsked filtered(rows, runs ? &*runs : nullptr,
+                                             static_cast<int>(keyIndices[0]));
+    for (size_t offset = 0; offset < keyCount || (runs && offset == 0);
          offset += kMaxKeysPerStatement) {
         session_.throwIfCancelled();
-        const bool withRun = run && offset == 0;
+        const size_t ranges = runs && offset == 0 ? runs->ranges.size() : 0;
         const size_t count = std::min(kMaxKeysPerStatement, keyCount - offset);
         const size_t slots = keyListSize(std::max<size_t>(count, 1));
-        Statement& statement = session_.prepared(chunkSql(head, keyColumns, count, withRun));
+        Statement& statement = session_.prepared(chunkSql(head, keyColumns, count, ranges));
         if (!jsonKnown) {
             json = catalog_.jsonColumns(request.table, statement.fields());
             jsonKnown = true;
         }
         Params params;
-        params.reserve(slots * width + 2);
+        params.reserve(slots * width + 2 * rangeSlots(ranges));
         // Padding repeats the last key: IN ignores duplicates, and one statement serves every
         // chunk of the same size class.
         for (size_t i = 0; i < slots; ++i) {
@@ -197,9 +213,10 @@ void RowReader::fetchChunks(const sdk::FetchRequest& request, sdk::RowBatchBuild
                 bindKey(params, key, statement.fields().at(keyIndices[c]), request.keyColumns[c]);
             }
         }
-        if (withRun) {
-            params.addInt64(run->first);
-            params.addInt64(run->last);
+        for (size_t r = 0; ranges > 0 && r < rangeSlots(ranges); ++r) {
+            const sdk::KeyRange& range = runs->ranges[std::min(r, ranges - 1)];
+            params.addInt64(range.first);
+            params.addInt64(range.last);
         }
         Cursor cursor(statement, params);
         writer_.prepare(cursor.fields(), json, request.table.display());
@@ -209,7 +226,7 @@ void RowReader::fetchChunks(const sdk::FetchRequest& request, sdk::RowBatchBuild
 }
 
 // The statements of one request: the keys as literals, at most kMaxKeysPerStatement of them and
-// kMaxTextQueryBytes of text per statement, the longest run of integers as a range (as fetch).
+// kMaxTextQueryBytes of text per statement, the dense runs of integers as ranges (as fetch).
 std::vector<FieldInfo> RowReader::decodingFieldsOf(const sdk::FetchRequest& request) {
     return session_
         .prepared("SELECT " + columnList(request.columns) + " FROM " + quoteTable(request.table) +
@@ -229,12 +246,17 @@ RowReader::TextFetch RowReader::planTextFetch(const sdk::FetchRequest& request, 
     fetch.json = catalog_.jsonColumns(request.table, fetch.columns);
 
     const std::vector<std::string_view> keys = distinctKeys(request.keys, width);
-    std::optional<sdk::KeyRun> run;
-    if (width == 1 && fetch.columns.at(keyIndices[0]).isInteger()) run = sdk::longestKeyRun(keys);
-    const std::vector<std::string_view>& listed = run ? run->outside : keys;
-    std::string range = run ? keyColumns[0] + " BETWEEN " + std::to_string(run->first) + " AND " +
-                                  std::to_string(run->last)
-                            : std::string();
+    if (width == 1 && fetch.columns.at(keyIndices[0]).isInteger()) {
+        fetch.runs = sdk::denseKeyRuns(keys);
+        fetch.keyColumn = static_cast<int>(keyIndices[0]);
+    }
+    const std::vector<std::string_view>& listed = fetch.runs ? fetch.runs->outside : keys;
+    std::string range;
+    for (size_t r = 0; fetch.runs && r < fetch.runs->ranges.size(); ++r) {
+        range += (r == 0 ? "" : " OR ") + keyColumns[0] + " BETWEEN " +
+                 std::to_string(fetch.runs->ranges[r].first) + " AND " +
+                 std::to_string(fetch.runs->ranges[r].last);
+    }
     std::string list = keyColumns[0];
     for (size_t c = 1; c < width; ++c) list += ", " + keyColumns[c];
     if (width > 1) list = "(" + list + ")";
@@ -284,7 +306,10 @@ void RowReader::runTextFetches(const std::vector<TextFetch>& fetches, const std:
             writer_.prepare(columns, fetch.json, table);
             writer_.requireKinds(requests[fetch.request].columnKinds);
             TextRow row(columns);
-            while (query->nextRow(row, context)) writer_.writeRow(row, *rows[fetch.request]);
+            sdk::RowBatchBuilder& batch = *rows[fetch.request];
+            const sdk::DroppingRowsNotAsked filtered(batch, fetch.runs ? &*fetch.runs : nullptr,
+                                                     fetch.keyColumn);
+            while (query->nextRow(row, context)) writer_.writeRow(row, batch);
         }
         rows[fetch.request]->finish();
     }

@@ -62,10 +62,10 @@ private:
     void runTextFetches(const std::vector<TextFetch>& fetches, const std::string& sql,
                         const std::vector<sdk::FetchRequest>& requests,
                         const std::vector<sdk::RowBatchBuilder*>& rows);
-    std::optional<sdk::KeyRun> integerKeyRun(const std::string& head,
-                                             const std::vector<std::string>& keyColumns,
-                                             const std::vector<std::string_view>& keys,
-                                             size_t keyIndex);
+    std::optional<sdk::KeyRuns> integerKeyRuns(const std::string& head,
+                                               const std::vector<std::string>& keyColumns,
+                                               const std::vector<std::string_view>& keys,
+                                               size_t keyIndex);
 
     Session& session_;
     Catalog& catalog_;

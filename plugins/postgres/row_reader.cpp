@@ -1,5 +1,6 @@
 #include "row_reader.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "statement.hpp"
 #include "tap-diffgen/sdk/errors.hpp"
 #include "tap-diffgen/sdk/key_run.hpp"
+#include "tap-diffgen/sdk/types.hpp"
 #include "tap-diffgen/sdk/values.hpp"
 
 namespace tapdiffgen::postgres {
@@ -151,10 +153,21 @@ void withCurrentDescription(const Describer& describe, const sdk::TableName& tab
     }
 }
 
-// A fetch planned from a table description: its columns' conversions and its statement.
+// A fetch planned from a table description: its columns' conversions and its statement, and
+// the key's dense runs it reads as ranges, whose unasked rows the batch drops.
 struct PlannedFetch {
     std::vector<ColumnPlan> plan;
     PipelinedStatement statement;
+    std::optional<sdk::KeyRuns> runs;
+    int keyColumn = 0;
+
+    size_t rowsAtMost(const sdk::FetchRequest& request) const {
+        return runs ? runs->rowsAtMost() : request.keyCount();
+    }
+
+    sdk::DroppingRowsNotAsked filter(sdk::RowBatchBuilder& rows) const {
+        return {rows, runs ? &*runs : nullptr, keyColumn};
+    }
 };
 
 // Binding the keys as an array of the key's own type lets the primary key index serve the
@@ -181,16 +194,33 @@ std::string keyArray(const sdk::FetchRequest& request, const PgColumn& key, size
     return arrayLiteral(values);
 }
 
-// An integer key with a run of consecutive keys: `key = ANY ($1) OR key BETWEEN $2 AND $3`,
-// the run read as one range of the index (sdk/key_run.hpp). Empty otherwise.
-std::string keyRunCondition(const PgColumn& key, const sdk::FetchRequest& request, Params& params) {
+// The size class of `count` ranges: a power of two, so that few statement shapes serve every
+// fetch (padding repeats the last range, which matches no row twice).
+size_t rangeSlots(size_t count) {
+    size_t slots = 1;
+    while (slots < count) slots *= 2;
+    return slots;
+}
+
+// An integer key with dense runs of keys: `key = ANY ($1) OR key BETWEEN $2 AND $3 OR ...`,
+// each run read as one range of the index (sdk/key_run.hpp). Empty otherwise.
+std::string keyRunCondition(const PgColumn& key, const sdk::FetchRequest& request,
+                            std::optional<sdk::KeyRuns>& runs, Params& params) {
     if (request.keyColumns.size() != 1 || key.conversion != Conversion::Int64) return {};
-    std::optional<sdk::KeyRun> run = sdk::longestKeyRun(request.keys);
-    if (!run) return {};
-    params.add(arrayLiteral(run->outside), key.arrayType);
-    params.add(std::to_string(run->first), oid::kInt8);
-    params.add(std::to_string(run->last), oid::kInt8);
-    return quoted(key.info.name) + " = ANY ($1) OR " + quoted(key.info.name) + " BETWEEN $2 AND $3";
+    runs = sdk::denseKeyRuns(request.keys);
+    if (!runs) return {};
+    const std::string column = quoted(key.info.name);
+    params.add(arrayLiteral(runs->outside), key.arrayType);
+    std::string condition = column + " = ANY ($1)";
+    const size_t slots = rangeSlots(runs->ranges.size());
+    for (size_t r = 0; r < slots; ++r) {
+        const sdk::KeyRange& range = runs->ranges[std::min(r, runs->ranges.size() - 1)];
+        params.add(std::to_string(range.first), oid::kInt8);
+        params.add(std::to_string(range.last), oid::kInt8);
+        condition += " OR " + column + " BETWEEN $" + std::to_string(2 * r + 2) + " AND $" +
+                     std::to_string(2 * r + 3);
+    }
+    return condition;
 }
 
 // One-column keys: `key = ANY ($1)`. Composite keys: one array per key column, zipped into
@@ -204,8 +234,11 @@ PlannedFetch planFetch(const TableDescription& description, const sdk::FetchRequ
     fetch.statement.context = "reading table '" + request.table.display() + "'";
     fetch.statement.reusable = true;
     const PgColumn& first = columnNamed(description, request.keyColumns[0]);
-    if (std::string range = keyRunCondition(first, request, fetch.statement.params);
+    if (std::string range = keyRunCondition(first, request, fetch.runs, fetch.statement.params);
         !range.empty()) {
+        // Only a fetch with keys has runs; its key column is one of its columns (dialect_abi.h).
+        fetch.keyColumn =
+            static_cast<int>(sdk::keyPositions(request.columns, request.keyColumns)[0]);
         fetch.statement.sql = head + range;
         return fetch;
     }
@@ -231,6 +264,7 @@ void fetchOnce(Session& session, const TableDescription& description,
     RowStream stream(session, fetch.statement.sql, fetch.statement.params, fetch.statement.context,
                      fetch.statement.reusable);
     CellWriter writer(session.unrepresentable(), request.table.display(), fetch.plan);
+    const sdk::DroppingRowsNotAsked filtered = fetch.filter(rows);
     streamRows(stream, fetch.plan, writer, rows);
 }
 
@@ -247,7 +281,8 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
         for (const sdk::FetchRequest& request : requests) {
             fetches.push_back(planFetch(describe(request.table, false), request));
             PipelinedStatement& statement = fetches.back().statement;
-            statement.singleRow = !widths.fitsBuffer(request.table.display(), request.keyCount());
+            statement.singleRow =
+                !widths.fitsBuffer(request.table.display(), fetches.back().rowsAtMost(request));
             // The statement moves on to the pipeline; the plan stays for reading the rows.
             if (!request.keys.empty()) statements.push_back(std::move(statement));
         }
@@ -266,6 +301,7 @@ size_t fetchPipelined(Session& session, const TableDescriber& describe,
             CellWriter writer(session.unrepresentable(), table, fetches[i].plan);
             const auto noteWidth = [&] { widths.noteRow(table, pipeline.rowBytes()); };
             try {
+                const sdk::DroppingRowsNotAsked filtered = fetches[i].filter(*rows[i]);
                 streamRows(pipeline, fetches[i].plan, writer, *rows[i], nullptr, noteWidth);
             } catch (const StaleDescription&) {
                 return i;

@@ -3,6 +3,7 @@
 #include "tap-diffgen/sdk/errors.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace tapdiffgen::sdk {
 
@@ -52,7 +53,44 @@ void RowBatchBuilder::endRow() {
         throw DriverError(TDG_INTERNAL, "row has " + std::to_string(pending_.size() % numColumns_) +
                                             " cells, expected " + std::to_string(numColumns_));
     }
+    const size_t rowStart = pending_.size() - static_cast<size_t>(numColumns_);
+    if (askedKeys_ != nullptr && !rowWasAsked(rowStart)) {
+        // The row's text is the arena's tail, from its first text cell on.
+        for (size_t i = rowStart; i < pending_.size(); ++i) {
+            if (pending_[i].kind >= TDG_KIND_DECIMAL) {
+                arena_.resize(pending_[i].offset);
+                break;
+            }
+        }
+        pending_.resize(rowStart);
+        --rows_;
+        ++rowsDropped_;
+        return;
+    }
     if (rows_ >= rowsPerBatch_ || arena_.size() >= bytesPerBatch_) flush();
+}
+
+void RowBatchBuilder::dropRowsNotAsked(const KeyRuns* runs, int keyColumn) {
+    if (runs != nullptr && (keyColumn < 0 || keyColumn >= numColumns_)) {
+        throw DriverError(TDG_INTERNAL, "key column " + std::to_string(keyColumn) +
+                                            " of a row of " + std::to_string(numColumns_));
+    }
+    askedKeys_ = runs;
+    keyColumn_ = static_cast<size_t>(keyColumn);
+}
+
+// A key the runs cannot have read (NULL, not an integer) was asked for by the key list.
+bool RowBatchBuilder::rowWasAsked(size_t rowStart) const {
+    const PendingCell& key = pending_[rowStart + keyColumn_];
+    int64_t value = key.i64;
+    if (key.kind >= TDG_KIND_DECIMAL) {
+        const char* text = arena_.data() + key.offset;
+        auto parsed = std::from_chars(text, text + key.size, value);
+        if (parsed.ec != std::errc() || parsed.ptr != text + key.size) return true;
+    } else if (key.kind != TDG_KIND_INT64) {
+        return true;
+    }
+    return askedKeys_->asked(value);
 }
 
 void RowBatchBuilder::flush() {

@@ -120,22 +120,24 @@ report_print() {
     printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     rows_per_run time_row "$@"
 
-    printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio |' \
-        "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES"
-    printf ' µs/event, %s × %s | ratio to %s tables | µs/event, %s × %s | ratio to %s tables |\n' \
-        "$(group "$EVENTS")" "$WIDE_TABLES" "$TABLES" "$(group "$EVENTS")" "$WIDEST_TABLES" "$TABLES"
-    printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
-    local widest
-    for dialect in "$@"; do
-        big=$(micros "$dialect" "$EVENTS" "$TABLES")
-        small=$(micros "$dialect" "$SMALL_EVENTS" "$TABLES")
-        wide=$(micros "$dialect" "$EVENTS" "$WIDE_TABLES")
-        widest=$(micros "$dialect" "$EVENTS" "$WIDEST_TABLES")
-        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
-            "$(fmt %.2f "$big")" "$(fmt %.2f "$small")" "$(fmt %.2f "$(calc "$big / $small")")" \
-            "$(fmt %.2f "$wide")" "$(fmt %.2f "$(calc "$wide / $big")")" \
-            "$(fmt %.2f "$widest")" "$(fmt %.2f "$(calc "$widest / $big")")"
-    done
+    if ((WIDTH_ROUNDS)); then
+        printf '\n| database | µs/event, %s × %s | µs/event, %s × %s | ratio |' \
+            "$(group "$EVENTS")" "$TABLES" "$(group "$SMALL_EVENTS")" "$TABLES"
+        printf ' µs/event, %s × %s | ratio to %s tables | µs/event, %s × %s | ratio to %s tables |\n' \
+            "$(group "$EVENTS")" "$WIDE_TABLES" "$TABLES" "$(group "$EVENTS")" "$WIDEST_TABLES" "$TABLES"
+        printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+        local widest
+        for dialect in "$@"; do
+            big=$(micros "$dialect" "$EVENTS" "$TABLES")
+            small=$(micros "$dialect" "$SMALL_EVENTS" "$TABLES")
+            wide=$(micros "$dialect" "$EVENTS" "$WIDE_TABLES")
+            widest=$(micros "$dialect" "$EVENTS" "$WIDEST_TABLES")
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(dialect_name "$dialect")" \
+                "$(fmt %.2f "$big")" "$(fmt %.2f "$small")" "$(fmt %.2f "$(calc "$big / $small")")" \
+                "$(fmt %.2f "$wide")" "$(fmt %.2f "$(calc "$wide / $big")")" \
+                "$(fmt %.2f "$widest")" "$(fmt %.2f "$(calc "$widest / $big")")"
+        done
+    fi
     printf '\n| database | peak RSS, %s events × %s | peak RSS, %s events × %s | ratio |\n' \
         "$(group "$SMALL_EVENTS")" "$TABLES" "$(group "$EVENTS")" "$TABLES"
     printf '|---|---:|---:|---:|\n'

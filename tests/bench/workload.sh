@@ -20,8 +20,9 @@
 readonly WORKLOAD_PAGE=10000
 readonly WORKLOAD_COLUMNS=(id qty amount active note code due changed_at doc prio)
 
-# workload_prefix N T -> the name prefix of that workload's tables.
-workload_prefix() { printf 'bench_%sx%s' "$1" "$2"; }
+# workload_prefix N T -> the name prefix of that workload's tables (with the rows the updates
+# pick from, when --update-keys sets them).
+workload_prefix() { printf 'bench_%sx%s%s' "$1" "$2" "${UPDATE_KEYS:+u$UPDATE_KEYS}"; }
 
 # workload_tables PREFIX T -> the journalled tables, one a line.
 workload_tables() {
@@ -31,6 +32,10 @@ workload_tables() {
 
 workload_update_keys() {
     local n=$1 tables=$2 u
+    if [[ -n ${UPDATE_KEYS:-} ]]; then
+        printf '%s' "$UPDATE_KEYS"
+        return 0
+    fi
     u=$(((n + tables - 1) / tables))
     ((u >= 20000)) || u=20000
     printf '%s' "$u"

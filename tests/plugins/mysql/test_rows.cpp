@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mysql_test_support.hpp"
+#include "plugins/support/dense_key_replay.hpp"
 
 using namespace tapdiffgen;
 
@@ -263,4 +264,10 @@ TEST_CASE("mysql rows: a reader that stops the stream leaves the connection usab
     conn->fetchRows({"", "tdg_my_numbers_6"}, {"id", "name"}, "id", {"42"}, after.callback());
     CHECK(after.rows == testing::Rows{{"INT64:42", "TEXT:n42"}});
     CHECK(conn->describeTable({"", "tdg_my_numbers_6"}).size() == 3);
+}
+
+TEST_CASE("mysql rows: pages of dense keys read as ranges return the rows key lists return") {
+    TDG_REQUIRE_DATABASE(db, testing::mysqlEnv());
+    auto connection = mytest::connect(db);
+    testing::checkDenseKeyPages(db, *connection, "tdg_my_dense_replay");
 }

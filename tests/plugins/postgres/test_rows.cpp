@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "pg_test_support.hpp"
+#include "plugins/support/dense_key_replay.hpp"
 
 using namespace tapdiffgen;
 using testing::statusOf;
@@ -85,6 +86,12 @@ INSERT INTO tdg_pg_fetch_run SELECT g, 'r' || g FROM generate_series(1, 200) g
         holedRows.push_back(k);
     }
     CHECK(fetched(holed) == holedRows);
+}
+
+TEST_CASE("pages of dense keys read as ranges return the rows key lists return") {
+    TDG_REQUIRE_DATABASE(db, testing::postgresEnv());
+    auto connection = pgtest::connect(db);
+    testing::checkDenseKeyPages(db, *connection, "tdg_pg_dense_replay");
 }
 
 TEST_CASE("fetch by text keys that need array-literal quoting") {

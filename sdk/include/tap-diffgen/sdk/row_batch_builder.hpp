@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tap-diffgen/dialect_abi.h"
+#include "tap-diffgen/sdk/key_run.hpp"
 
 namespace tapdiffgen::sdk {
 
@@ -37,8 +38,17 @@ public:
     std::string& beginText(TdgValueKind kind);
     void endText();
 
-    /// Ends a row (checks the cell count) and flushes when the block is full.
+    /// Ends a row (checks the cell count) and flushes when the block is full; a row that
+    /// dropRowsNotAsked drops is taken back instead.
     void endRow();
+    /// From now on, until called again (with nullptr to stop), endRow drops each row whose cell
+    /// `keyColumn` is an integer that `runs` read without being asked for (KeyRuns::asked):
+    /// a fetch that reads dense runs as ranges returns exactly the rows its keys name. `runs`
+    /// must outlive the rows. Set it before each read: a builder that read another plan's rows
+    /// must not keep its filter.
+    void dropRowsNotAsked(const KeyRuns* runs, int keyColumn);
+    /// Rows endRow dropped so far.
+    int64_t rowsDropped() const { return rowsDropped_; }
     /// Sends what is pending. Throws DriverError(TDG_CANCELLED) when the sink asks to stop.
     void flush();
     /// flush(), then gives the buffers' memory back: for a builder whose read is over while
@@ -53,6 +63,8 @@ public:
     void stopOn(const CallCancel* cancel) { cancel_ = cancel; }
 
 private:
+    bool rowWasAsked(size_t rowStart) const;
+
     struct PendingCell {
         TdgValueKind kind;
         int64_t i64;
@@ -70,8 +82,26 @@ private:
     std::vector<TdgCell> cells_;
     int64_t rows_ = 0;
     int64_t rowsSent_ = 0;
+    int64_t rowsDropped_ = 0;
     bool inText_ = false;
+    const KeyRuns* askedKeys_ = nullptr;
+    size_t keyColumn_ = 0;
     const CallCancel* cancel_ = nullptr;
+};
+
+/// RowBatchBuilder::dropRowsNotAsked for the life of a read, off again when it ends however it
+/// ends: a builder outlives the runs a failed read planned.
+class DroppingRowsNotAsked {
+public:
+    DroppingRowsNotAsked(RowBatchBuilder& rows, const KeyRuns* runs, int keyColumn) : rows_(rows) {
+        rows_.dropRowsNotAsked(runs, keyColumn);
+    }
+    ~DroppingRowsNotAsked() { rows_.dropRowsNotAsked(nullptr, 0); }
+    DroppingRowsNotAsked(const DroppingRowsNotAsked&) = delete;
+    DroppingRowsNotAsked& operator=(const DroppingRowsNotAsked&) = delete;
+
+private:
+    RowBatchBuilder& rows_;
 };
 
 }  // namespace tapdiffgen::sdk
