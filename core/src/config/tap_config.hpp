@@ -17,7 +17,7 @@
 #include "config/settings.hpp"
 #include "config/ssh_tunnel_settings.hpp"
 #include "config/stream_map_settings.hpp"
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 #include "util/tap_error.hpp"
 
 namespace tapdiffgen::core {

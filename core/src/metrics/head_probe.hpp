@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "plugin/connection_factory.hpp"
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 #include "replay/observe/run_observer.hpp"
 
 namespace tapdiffgen::core {

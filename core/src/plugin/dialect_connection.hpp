@@ -15,7 +15,7 @@
 #include "keys/key_spec.hpp"
 #include "plugin/journal_facts.hpp"
 #include "plugin/plugin.hpp"
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
 #include "util/tap_error.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
 
 namespace tapdiffgen::core {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "config/tap_config.hpp"
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 #include "replay/scan/page_sizer.hpp"
 
 namespace tapdiffgen::core {

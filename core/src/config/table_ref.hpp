@@ -1,4 +1,5 @@
-// A table as the user named it in the configuration.
+// A table as the user named it in the configuration: what the settings hold and every layer
+// above them passes to the plugin.
 #pragma once
 
 #include <string>

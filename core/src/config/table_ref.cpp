@@ -1,4 +1,4 @@
-#include "plugin/table_ref.hpp"
+#include "config/table_ref.hpp"
 
 namespace tapdiffgen::core {
 
