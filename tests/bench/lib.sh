@@ -372,9 +372,10 @@ grow_shared_buffers() {
 }
 
 pg_restart() {
-    TDG_TEST_KEEP_SERVERS=0 bash "$ROOT/tests/servers/postgres.sh" stop >/dev/null &&
-        bash "$ROOT/tests/servers/postgres.sh" start >/dev/null ||
+    if ! TDG_TEST_KEEP_SERVERS=0 bash "$ROOT/tests/servers/postgres.sh" stop >/dev/null ||
+        ! bash "$ROOT/tests/servers/postgres.sh" start >/dev/null; then
         die "restarting PostgreSQL failed"
+    fi
 }
 
 restore_server_caches() {
