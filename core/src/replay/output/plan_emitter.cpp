@@ -1,6 +1,9 @@
 #include "replay/output/plan_emitter.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +19,39 @@ namespace {
 constexpr size_t kMinSharedPageKeys = 512;
 // Reads of one page's rows, each after its tables changed again, before the run gives up.
 constexpr int kMaxReadsOfAChangingPage = 5;
+// The most the other sessions' shares of a page may take in their spools, where their records
+// wait until the rows before them are written: at the widest rows seen so far, a page whose
+// shares would take more is read on this session alone, its rows written as they come. Rows
+// of 1 MiB would otherwise hold half the page in memory; the benchmark's rows of 10 columns
+// spool about 9.5 MiB of a page of 30,000.
+constexpr size_t kMaxSpooledBytes = size_t{16} << 20;
+
+// Passes records on to the writer and counts their members' bytes.
+class MeasuringSink : public RecordSink {
+public:
+    explicit MeasuringSink(RecordSink& sink) : sink_(sink) {}
+
+    std::string& beginRecord(std::string_view stream) override {
+        open_ = &sink_.beginRecord(stream);
+        openedAt_ = open_->size();
+        return *open_;
+    }
+    void endRecord(std::string_view timeExtracted) override {
+        bytes_ += open_->size() - openedAt_;
+        ++records_;
+        sink_.endRecord(timeExtracted);
+    }
+
+    size_t bytes() const { return bytes_; }
+    size_t records() const { return records_; }
+
+private:
+    RecordSink& sink_;
+    std::string* open_ = nullptr;
+    size_t openedAt_ = 0;
+    size_t bytes_ = 0;
+    size_t records_ = 0;
+};
 
 size_t keysOf(const std::vector<PlanEmitter::Part>& parts) {
     size_t keys = 0;
@@ -42,8 +78,7 @@ void PlanEmitter::emit(const std::vector<Part>& parts, const std::string& timeEx
     others_.erase(std::remove_if(others_.begin(), others_.end(),
                                  [](RepullSession* session) { return !session->usable(); }),
                   others_.end());
-    const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
-    std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessions);
+    std::vector<Chunk> chunks = cutChunks(parts, pageKeys, sessionsFor(pageKeys));
     ledger_.repullQueries += chunks.size();
     readChunks(chunks, touched, pageKeys, timeExtracted);
     for (Chunk& chunk : chunks) {
@@ -63,8 +98,7 @@ void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<Strea
         others_.erase(std::remove_if(others_.begin(), others_.end(),
                                      [](RepullSession* session) { return !session->usable(); }),
                       others_.end());
-        const size_t sessions = pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
-        std::vector<Share> shares = shareOut(chunks, sessions);
+        std::vector<Share> shares = shareOut(chunks, sessionsFor(pageKeys));
         try {
             fetchShares(chunks, shares, timeExtracted);
             return;
@@ -84,6 +118,18 @@ void PlanEmitter::readChunks(std::vector<Chunk>& chunks, const std::vector<Strea
             if (!schemas_.refresh(touched)) changed.rethrowAsFailure();
         }
     }
+}
+
+// A page is shared only once a share has shown how wide its records are: the first page's rows
+// are read here and measured.
+size_t PlanEmitter::sessionsFor(size_t pageKeys) const {
+    if (pageKeys < kMinSharedPageKeys || others_.empty() || widestMeanRecord_ == 0) return 1;
+    const size_t spooledKeys = pageKeys * others_.size() / (1 + others_.size());
+    return spooledKeys * widestMeanRecord_ <= kMaxSpooledBytes ? 1 + others_.size() : 1;
+}
+
+void PlanEmitter::noteRecords(size_t memberBytes, size_t records) {
+    if (records > 0) widestMeanRecord_ = std::max(widestMeanRecord_, memberBytes / records);
 }
 
 // A row the re-pull did not find is gone: deleted at its delete event's time, or, when its
@@ -192,7 +238,9 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
             Share& share = shares[s];
             const bool started = std::exchange(share.running, false);
             if (started && share.session->finish()) {
-                share.session->spool().writeTo(writer_);
+                RecordSpool& spool = share.session->spool();
+                noteRecords(spool.memberBytes(), spool.size());
+                spool.writeTo(writer_);
                 share.written = true;
                 ++ledger_.sharesElsewhere;
                 continue;
@@ -223,12 +271,14 @@ void PlanEmitter::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
 void PlanEmitter::readHere(std::vector<Chunk>& chunks, Share& share,
                            const std::string& timeExtracted) {
     share.written = true;
+    MeasuringSink sink(writer_);
     try {
-        connection_.fetchRowsMany(fetchesOf(chunks, share, writer_, timeExtracted));
+        connection_.fetchRowsMany(fetchesOf(chunks, share, sink, timeExtracted));
     } catch (const DialectError& failure) {
         if (mayMeanTableChanged(failure)) throw TableChanged(failure);
         throw;
     }
+    noteRecords(sink.bytes(), sink.records());
 }
 
 void PlanEmitter::emitTombstone(StreamRuntime& stream, const DrivingEvent& event,

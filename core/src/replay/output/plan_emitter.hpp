@@ -83,6 +83,13 @@ private:
     SchemaWatch& schemas_;
     int64_t keysPerFetch_;
     RepullSessions others_;
+    // The largest mean size of a record's members in any share written so far, in bytes; 0
+    // until a share has made records.
+    size_t widestMeanRecord_ = 0;
+
+    /// How many sessions a page of `pageKeys` keys is shared between (1: this one alone).
+    size_t sessionsFor(size_t pageKeys) const;
+    void noteRecords(size_t memberBytes, size_t records);
 
     // `sessions`: how many sessions this page is shared between (1: this one alone).
     std::vector<Chunk> cutChunks(const std::vector<Part>& parts, size_t pageKeys,
