@@ -225,6 +225,8 @@ curve_limit_runner() {
     local dialect=$1 prefix=$2 base
     base=$WORK/limit-$dialect-$prefix
     "${dialect}_limit_statements" client "$prefix" 1 | cut -f2- >"$base-all.sql"
+    # A failure in the statements' query leaves errexit behind in a command substitution.
+    [[ -s $base-all.sql ]] || die "$dialect: $prefix: the limit's statements could not be made"
     limit_runner "$dialect" "$base-all.sql"
 }
 
@@ -321,7 +323,7 @@ curve_plot() {
         done
     done
     gnuplot <<GNUPLOT
-set terminal svg size 960,420 dynamic font 'sans,11'
+set terminal svg size 960,420 dynamic font 'sans,11' background rgb 'white'
 set output '$PLOT'
 set multiplot layout 1,2
 set logscale x
