@@ -85,12 +85,6 @@ done
     usage >&2
     exit 2
 }
-case $DIALECT in
-    postgres | postgresql) DIALECTS=(pg) ;;
-    mysql | mariadb) DIALECTS=(my) ;;
-    all) DIALECTS=(pg my) ;;
-    *) usage >&2 && exit 2 ;;
-esac
 PG_PORT=${TDG_TEST_PG_PORT:-55432}
 MY_PORT=${TDG_TEST_MYSQL_PORT:-53306}
 WORK=$BUILD_DIR/bench
@@ -99,6 +93,10 @@ CPU_FILE=$WORK/curve-cpu.md
 
 # shellcheck source=lib.sh
 source "$BENCH/lib.sh"
+bench_dialects "$DIALECT" || {
+    usage >&2
+    exit 2
+}
 # shellcheck source=workload.sh
 source "$BENCH/workload.sh"
 # shellcheck source=tap.sh
@@ -210,14 +208,12 @@ curve_prepare() {
 
 # Both databases build at the same time, one server process busy each.
 curve_prepare_all() {
-    local dialect pids=() pid
+    local dialect pids=()
     for dialect in "${DIALECTS[@]}"; do
         curve_prepare "$dialect" &
         pids+=("$!")
     done
-    for pid in "${pids[@]}"; do
-        wait "$pid" || die "building the cost curve's journals failed"
-    done
+    wait_all "building the cost curve's journals" "${pids[@]}"
 }
 
 # curve_limit_runner DIALECT PREFIX -> the limit's runner (the client form of limit.sh).

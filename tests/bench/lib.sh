@@ -101,6 +101,26 @@ join_by() {
 
 dialect_name() { [[ $1 == pg ]] && printf PostgreSQL || printf MariaDB; }
 
+# bench_dialects NAME: sets DIALECTS from a --dialect value (postgres, mysql or all); 1 when
+# NAME is none of them.
+bench_dialects() {
+    case $1 in
+        postgres | postgresql) DIALECTS=(pg) ;;
+        mysql | mariadb) DIALECTS=(my) ;;
+        all) DIALECTS=(pg my) ;;
+        *) return 1 ;;
+    esac
+}
+
+# wait_all WHAT PID...: waits for every PID; dies naming WHAT when one failed.
+wait_all() {
+    local what=$1 pid
+    shift
+    for pid in "$@"; do
+        wait "$pid" || die "$what failed"
+    done
+}
+
 # spread_cell -> "median (lowest–highest)" of stdin's numbers, one a line, to two decimals: how
 # the report gives a ratio over rounds taking turns.
 spread_cell() {

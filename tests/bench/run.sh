@@ -92,12 +92,6 @@ for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES" "$REPEAT" "$RTT
         exit 2
     }
 done
-case $DIALECT in
-    postgres | postgresql) DIALECTS=(pg) ;;
-    mysql | mariadb) DIALECTS=(my) ;;
-    all) DIALECTS=(pg my) ;;
-    *) usage >&2 && exit 2 ;;
-esac
 case $PROFILER in auto | perf | callgrind) ;; *) usage >&2 && exit 2 ;; esac
 SMALL_EVENTS=$((EVENTS / 10 > 0 ? EVENTS / 10 : 1))
 # The start-up rows: the main run's table count and the many-tables case.
@@ -110,6 +104,10 @@ WORK=$BUILD_DIR/bench
 
 # shellcheck source=lib.sh
 source "$BENCH/lib.sh"
+bench_dialects "$DIALECT" || {
+    usage >&2
+    exit 2
+}
 # shellcheck source=workload.sh
 source "$BENCH/workload.sh"
 # shellcheck source=tap.sh
@@ -173,7 +171,7 @@ clean() {
 # Both databases build their workloads at the same time: each build keeps one server process
 # busy, and there are two cores. Nothing is measured before both are done.
 prepare_workloads() {
-    local dialect config pids=() pid
+    local dialect config pids=()
     for dialect in "$@"; do
         (
             for config in "${CONFIGS[@]}"; do
@@ -184,9 +182,7 @@ prepare_workloads() {
         ) &
         pids+=("$!")
     done
-    for pid in "${pids[@]}"; do
-        wait "$pid" || die "building the workloads failed"
-    done
+    wait_all "building the workloads" "${pids[@]}"
 }
 
 # measure_workload DIALECT N T
