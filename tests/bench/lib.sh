@@ -101,6 +101,26 @@ join_by() {
 
 dialect_name() { [[ $1 == pg ]] && printf PostgreSQL || printf MariaDB; }
 
+# bench_dialects NAME: sets DIALECTS from a --dialect value (postgres, mysql or all); 1 when
+# NAME is none of them.
+bench_dialects() {
+    case $1 in
+        postgres | postgresql) DIALECTS=(pg) ;;
+        mysql | mariadb) DIALECTS=(my) ;;
+        all) DIALECTS=(pg my) ;;
+        *) return 1 ;;
+    esac
+}
+
+# wait_all WHAT PID...: waits for every PID; dies naming WHAT when one failed.
+wait_all() {
+    local what=$1 pid
+    shift
+    for pid in "$@"; do
+        wait "$pid" || die "$what failed"
+    done
+}
+
 # spread_cell -> "median (lowest–highest)" of stdin's numbers, one a line, to two decimals: how
 # the report gives a ratio over rounds taking turns.
 spread_cell() {
@@ -335,4 +355,68 @@ my_client_words() {
     printf '%s\n' env "MYSQL_PWD=$DB_PASSWORD" mariadb --no-defaults --protocol=tcp \
         --host=127.0.0.1 --port="${CLIENT_PORT:-$MY_PORT}" --user="$DB_USER" --skip-ssl --quick --batch \
         --skip-column-names --database="$DB_NAME"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The servers' caches and a quiet machine, for run.sh and curve.sh: they read DIALECTS,
+# MY_BUFFER_POOL_MIB and PG_SHARED_BUFFERS_MIB.
+
+# The test servers' caches (InnoDB's buffer pool of 256 MiB, PostgreSQL's shared_buffers of
+# 128 MiB) are smaller than a 1M-event workload. InnoDB reads with O_DIRECT, so every miss is
+# a disk read; PostgreSQL copies every missed page from the kernel's page cache. Both should
+# serve from their own memory, as a maintained database sized for its data does.
+MY_BUFFER_POOL_BEFORE=""
+PG_SHARED_BUFFERS_GROWN=0
+grow_buffer_pool() {
+    local before wanted=$((MY_BUFFER_POOL_MIB * 1048576))
+    [[ " ${DIALECTS[*]} " == *" my "* ]] && ((MY_BUFFER_POOL_MIB > 0)) || return 0
+    before=$(my_admin -e "SELECT @@innodb_buffer_pool_size")
+    ((before < wanted)) || return 0
+    log "my: growing the InnoDB buffer pool from $((before / 1048576)) MiB to $MY_BUFFER_POOL_MIB MiB for the run"
+    MY_BUFFER_POOL_BEFORE=$before
+    trap restore_server_caches EXIT
+    my_buffer_pool "$wanted"
+}
+
+# shared_buffers takes a restart; ALTER SYSTEM keeps it in the data directory until reset.
+grow_shared_buffers() {
+    local before
+    [[ " ${DIALECTS[*]} " == *" pg "* ]] && ((PG_SHARED_BUFFERS_MIB > 0)) || return 0
+    before=$(pg_admin -At -c "SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'")
+    ((before < PG_SHARED_BUFFERS_MIB)) || return 0
+    log "pg: restarting PostgreSQL with shared_buffers of $PG_SHARED_BUFFERS_MIB MiB (from $before MiB) for the run"
+    PG_SHARED_BUFFERS_GROWN=1
+    trap restore_server_caches EXIT
+    pg_admin -c "ALTER SYSTEM SET shared_buffers = '${PG_SHARED_BUFFERS_MIB}MB'"
+    pg_restart
+}
+
+pg_restart() {
+    if ! TDG_TEST_KEEP_SERVERS=0 bash "$ROOT/tests/servers/postgres.sh" stop >/dev/null ||
+        ! bash "$ROOT/tests/servers/postgres.sh" start >/dev/null; then
+        die "restarting PostgreSQL failed"
+    fi
+}
+
+restore_server_caches() {
+    if [[ -n $MY_BUFFER_POOL_BEFORE ]]; then
+        log "my: putting the InnoDB buffer pool back to $((MY_BUFFER_POOL_BEFORE / 1048576)) MiB"
+        my_buffer_pool "$MY_BUFFER_POOL_BEFORE"
+    fi
+    if ((PG_SHARED_BUFFERS_GROWN)); then
+        log "pg: restarting PostgreSQL with its own shared_buffers"
+        pg_admin -c "ALTER SYSTEM RESET shared_buffers"
+        pg_restart
+    fi
+}
+
+# Numbers are only meaningful on a quiet machine; the report says how quiet it was.
+check_quiet() {
+    local dialect
+    for dialect in "${DIALECTS[@]}"; do "${dialect}_quiesce"; done
+    CPU_BUSY_BEFORE=$(cpu_busy 3)
+    LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+    log "before measuring: CPUs ${CPU_BUSY_BEFORE}% busy, load average $LOAD_BEFORE"
+    ((CPU_BUSY_BEFORE <= 10)) ||
+        log "warning: the machine is busy; the numbers will be lower than they should be"
 }

@@ -96,12 +96,6 @@ for value in "$EVENTS" "$TABLES" "$WIDE_TABLES" "$WIDEST_TABLES" "$REPEAT" "$RTT
         exit 2
     }
 done
-case $DIALECT in
-    postgres | postgresql) DIALECTS=(pg) ;;
-    mysql | mariadb) DIALECTS=(my) ;;
-    all) DIALECTS=(pg my) ;;
-    *) usage >&2 && exit 2 ;;
-esac
 case $PROFILER in auto | perf | callgrind) ;; *) usage >&2 && exit 2 ;; esac
 SMALL_EVENTS=$((EVENTS / 10 > 0 ? EVENTS / 10 : 1))
 # The start-up rows: the main run's table count and the many-tables case.
@@ -114,6 +108,10 @@ WORK=$BUILD_DIR/bench
 
 # shellcheck source=lib.sh
 source "$BENCH/lib.sh"
+bench_dialects "$DIALECT" || {
+    usage >&2
+    exit 2
+}
 # shellcheck source=workload.sh
 source "$BENCH/workload.sh"
 # shellcheck source=tap.sh
@@ -166,54 +164,6 @@ start_servers() {
     fi
 }
 
-# The test servers' caches (InnoDB's buffer pool of 256 MiB, PostgreSQL's shared_buffers of
-# 128 MiB) are smaller than a 1M-event workload. InnoDB reads with O_DIRECT, so every miss is
-# a disk read; PostgreSQL copies every missed page from the kernel's page cache. Both should
-# serve from their own memory, as a maintained database sized for its data does.
-MY_BUFFER_POOL_BEFORE=""
-PG_SHARED_BUFFERS_GROWN=0
-grow_buffer_pool() {
-    local before wanted=$((MY_BUFFER_POOL_MIB * 1048576))
-    [[ " ${DIALECTS[*]} " == *" my "* ]] && ((MY_BUFFER_POOL_MIB > 0)) || return 0
-    before=$(my_admin -e "SELECT @@innodb_buffer_pool_size")
-    ((before < wanted)) || return 0
-    log "my: growing the InnoDB buffer pool from $((before / 1048576)) MiB to $MY_BUFFER_POOL_MIB MiB for the run"
-    MY_BUFFER_POOL_BEFORE=$before
-    trap restore_server_caches EXIT
-    my_buffer_pool "$wanted"
-}
-
-# shared_buffers takes a restart; ALTER SYSTEM keeps it in the data directory until reset.
-grow_shared_buffers() {
-    local before
-    [[ " ${DIALECTS[*]} " == *" pg "* ]] && ((PG_SHARED_BUFFERS_MIB > 0)) || return 0
-    before=$(pg_admin -At -c "SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'")
-    ((before < PG_SHARED_BUFFERS_MIB)) || return 0
-    log "pg: restarting PostgreSQL with shared_buffers of $PG_SHARED_BUFFERS_MIB MiB (from $before MiB) for the run"
-    PG_SHARED_BUFFERS_GROWN=1
-    trap restore_server_caches EXIT
-    pg_admin -c "ALTER SYSTEM SET shared_buffers = '${PG_SHARED_BUFFERS_MIB}MB'"
-    pg_restart
-}
-
-pg_restart() {
-    TDG_TEST_KEEP_SERVERS=0 bash "$ROOT/tests/servers/postgres.sh" stop >/dev/null &&
-        bash "$ROOT/tests/servers/postgres.sh" start >/dev/null ||
-        die "restarting PostgreSQL failed"
-}
-
-restore_server_caches() {
-    if [[ -n $MY_BUFFER_POOL_BEFORE ]]; then
-        log "my: putting the InnoDB buffer pool back to $((MY_BUFFER_POOL_BEFORE / 1048576)) MiB"
-        my_buffer_pool "$MY_BUFFER_POOL_BEFORE"
-    fi
-    if ((PG_SHARED_BUFFERS_GROWN)); then
-        log "pg: restarting PostgreSQL with its own shared_buffers"
-        pg_admin -c "ALTER SYSTEM RESET shared_buffers"
-        pg_restart
-    fi
-}
-
 clean() {
     local dialect
     for dialect in "${DIALECTS[@]}"; do
@@ -225,7 +175,7 @@ clean() {
 # Both databases build their workloads at the same time: each build keeps one server process
 # busy, and there are two cores. Nothing is measured before both are done.
 prepare_workloads() {
-    local dialect config pids=() pid
+    local dialect config pids=()
     for dialect in "$@"; do
         (
             for config in "${CONFIGS[@]}"; do
@@ -236,20 +186,7 @@ prepare_workloads() {
         ) &
         pids+=("$!")
     done
-    for pid in "${pids[@]}"; do
-        wait "$pid" || die "building the workloads failed"
-    done
-}
-
-# Numbers are only meaningful on a quiet machine; the report says how quiet it was.
-check_quiet() {
-    local dialect
-    for dialect in "${DIALECTS[@]}"; do "${dialect}_quiesce"; done
-    CPU_BUSY_BEFORE=$(cpu_busy 3)
-    LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
-    log "before measuring: CPUs ${CPU_BUSY_BEFORE}% busy, load average $LOAD_BEFORE"
-    ((CPU_BUSY_BEFORE <= 10)) ||
-        log "warning: the machine is busy; the numbers will be lower than they should be"
+    wait_all "building the workloads" "${pids[@]}"
 }
 
 # measure_workload DIALECT N T

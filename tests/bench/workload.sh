@@ -24,10 +24,11 @@ readonly WORKLOAD_COLUMNS=(id qty amount active note code due changed_at doc pri
 # pick from, when --update-keys sets them).
 workload_prefix() { printf 'bench_%sx%s%s' "$1" "$2" "${UPDATE_KEYS:+u$UPDATE_KEYS}"; }
 
-# workload_tables PREFIX T -> the journalled tables, one a line.
+# workload_tables PREFIX T -> the journalled tables, one a line. WORKLOAD_SHARED_TABLES, when
+# set, names the tables' prefix instead: the cost curve's journals all point at one table.
 workload_tables() {
     local t
-    for ((t = 1; t <= $2; t++)); do printf '%s_t%02d\n' "$1" "$t"; done
+    for ((t = 1; t <= $2; t++)); do printf '%s_t%02d\n' "${WORKLOAD_SHARED_TABLES:-$1}" "$t"; done
 }
 
 workload_update_keys() {

@@ -35,6 +35,12 @@ void RecordSpool::endRecord(std::string_view timeExtracted) {
     records_.push_back(open_);
 }
 
+size_t RecordSpool::memberBytes() const {
+    size_t bytes = 0;
+    for (const Record& record : records_) bytes += record.timeExtracted - record.members;
+    return bytes;
+}
+
 void RecordSpool::writeTo(RecordSink& sink) {
     for (const Record& record : records_) {
         const std::string_view text = blocks_[record.block];

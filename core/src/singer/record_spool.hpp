@@ -19,6 +19,8 @@ public:
     void endRecord(std::string_view timeExtracted) override;
 
     size_t size() const { return records_.size(); }
+    /// Bytes of the records' members (what their rows rendered to), all records together.
+    size_t memberBytes() const;
     /// Writes every record to `sink`, in order, and empties the spool.
     void writeTo(RecordSink& sink);
     /// Drops every record; the memory stays, for the next page's records.

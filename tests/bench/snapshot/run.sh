@@ -171,7 +171,7 @@ throughput() {
     log "$(dialect_name "$dialect"): snapshot of $ROWS rows against the JSON export, $REPEAT rounds"
     take_turns "$REPEAT" "$dialect" "$key" tap="$tap" export="$dump"
     ratios=$(turn_ratios "$key" export tap)
-    RATES+=("$(printf '| %s | %d | %d | %.2f | %.2f (%.2f–%.2f) | %.1f |' "$(dialect_name "$dialect")" \
+    RATES+=("$(printf '| %s | %.0f | %.0f | %.2f | %.2f (%.2f–%.2f) | %.1f |' "$(dialect_name "$dialect")" \
         "$(calc "$ROWS / ${RESULT[$key:tap_wall]}")" "$(calc "$ROWS / ${RESULT[$key:export_wall]}")" \
         "$(calc "${RESULT[$key:export_wall]} / ${RESULT[$key:tap_wall]}")" "$(median <<<"$ratios")" \
         "$(sort -g <<<"$ratios" | head -1)" "$(sort -g <<<"$ratios" | tail -1)" \

@@ -181,18 +181,20 @@ TEST_CASE("sharing re-pulls between sessions changes no output") {
     CHECK(four.lastState() == one.lastState());
     // Rows gone since their event are tombstones whichever session looked for them.
     CHECK(stdoutOf(one).find(R"("id":1000,"v":null,"is_deleted":true)") != std::string::npos);
-    // Two pages, each with a share on every other session.
-    CHECK(two.stderrText.find(sharesLine("2", "0")) != std::string::npos);
+    // Two pages: the first read on the run's own session, which measures its records, the
+    // second with a share on every other session.
+    CHECK(two.stderrText.find(sharesLine("1", "0")) != std::string::npos);
     CHECK(two.stderrText.find("another session, for re-pulling rows, connected") !=
           std::string::npos);
-    CHECK(four.stderrText.find(sharesLine("6", "0")) != std::string::npos);
+    CHECK(four.stderrText.find(sharesLine("3", "0")) != std::string::npos);
     CHECK(one.stderrText.find("re-pull shares") == std::string::npos);
     CHECK(one.stderrText.find("for re-pulling rows") == std::string::npos);
 }
 
 TEST_CASE("a page of one table is shared too, and a mapped table stays on one session") {
+    // Two pages: the second is shared.
     FakeSetup oneTable(
-        numberedDatabase(1, 2000, NumberedRows{1500, 0}),
+        numberedDatabase(1, 4000, NumberedRows{1500, 0}),
         numberedTablesSetting(1) + R"(,"page_size":2000,"max_page_size":2000,"log_level":"debug")");
     TapRun shared = runTap({"--config", oneTable.configPath()});
     REQUIRE_MESSAGE(shared.exitCode == 0, shared.stderrText);
@@ -205,8 +207,50 @@ TEST_CASE("a page of one table is shared too, and a mapped table stays on one se
     REQUIRE(stdoutOf(one).find(R"("w":"v1-4!")") != std::string::npos);
     REQUIRE(stdoutOf(one).find(R"("stream":"two")") != std::string::npos);
     CHECK(three.recordsAndStates() == one.recordsAndStates());
-    // Each table is a chunk of its own: a share each.
-    CHECK(three.stderrText.find(sharesLine("4", "0")) != std::string::npos);
+    // Each table of the second page is a chunk of its own: a share each.
+    CHECK(three.stderrText.find(sharesLine("2", "0")) != std::string::npos);
+}
+
+namespace {
+
+// One table of `rows` rows whose v is `width` bytes, and 2 × rows events: two pages of `rows`
+// keys each.
+std::string oneTableOfWidth(int rows, size_t width) {
+    std::string json = R"({"tables":{"t0":{"columns":[{"name":"id","kind":"int64","pk":true},)"
+                       R"({"name":"v","kind":"text"}],"rows":[)";
+    const std::string value(width, 'w');
+    for (int id = 1; id <= rows; ++id) {
+        json += (id > 1 ? ",[" : "[") + std::to_string(id) + ",\"" + value + "\"]";
+    }
+    json += R"(]}},"diffgen":[)";
+    for (int e = 1; e <= 2 * rows; ++e) {
+        json += (e > 1 ? ",[" : "[") + std::to_string(e) + R"(,"t0",")" +
+                std::to_string(e % rows + 1) + R"(","u","ts"])";
+    }
+    return json + "]}";
+}
+
+TapRun runOverOneTable(const std::string& databaseJson) {
+    FakeSetup setup(databaseJson, numberedTablesSetting(1) +
+                                      R"(,"page_size":1000,"max_page_size":1000,)"
+                                      R"("log_level":"debug","read_ahead":false)");
+    TapRun run = runTap({"--config", setup.configPath()});
+    REQUIRE_MESSAGE(run.exitCode == 0, run.stderrText);
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("a page whose share would wait in memory beyond 16 MiB is read on one session") {
+    // The other session's half of a page of 1,000 rows of 40 KiB would wait in its spool as
+    // 20 MiB: every page is read on the run's own session, its rows written as they come.
+    TapRun wide = runOverOneTable(oneTableOfWidth(1000, 40 << 10));
+    CHECK(wide.recordsAndStates().size() > 2000);
+    CHECK(wide.stderrText.find(sharesLine("0", "0")) != std::string::npos);
+    // The same pages of rows of 20 KiB spool 10 MiB: the second page is shared.
+    TapRun narrower = runOverOneTable(oneTableOfWidth(1000, 20 << 10));
+    CHECK(narrower.recordsAndStates().size() > 2000);
+    CHECK(narrower.stderrText.find(sharesLine("1", "0")) != std::string::npos);
 }
 
 TEST_CASE("a share whose session fails is re-pulled on the run's own session, nothing lost") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "keys/row_key.hpp"
@@ -20,6 +22,39 @@ constexpr size_t kMinSharedPageKeys = 512;
 constexpr int kMaxReadsOfAChangingPage = 5;
 // Reads of one chunk whose table changed again each time, before the run gives up.
 constexpr int kMaxChunkReads = 5;
+// The most the other sessions' shares of a page may take in their spools, where their records
+// wait until the rows before them are written: at the widest rows seen so far, a page whose
+// shares would take more is read on this session alone, its rows written as they come. Rows
+// of 1 MiB would otherwise hold half the page in memory; the benchmark's rows of 10 columns
+// spool about 9.5 MiB of a page of 30,000.
+constexpr size_t kMaxSpooledBytes = size_t{16} << 20;
+
+// Passes records on to the writer and counts their members' bytes.
+class MeasuringSink : public RecordSink {
+public:
+    explicit MeasuringSink(RecordSink& sink) : sink_(sink) {}
+
+    std::string& beginRecord(std::string_view stream) override {
+        open_ = &sink_.beginRecord(stream);
+        openedAt_ = open_->size();
+        return *open_;
+    }
+    void endRecord(std::string_view timeExtracted) override {
+        bytes_ += open_->size() - openedAt_;
+        ++records_;
+        sink_.endRecord(timeExtracted);
+    }
+
+    size_t bytes() const { return bytes_; }
+    size_t records() const { return records_; }
+
+private:
+    RecordSink& sink_;
+    std::string* open_ = nullptr;
+    size_t openedAt_ = 0;
+    size_t bytes_ = 0;
+    size_t records_ = 0;
+};
 
 size_t keysOf(const std::vector<KeyRead>& reads) {
     size_t keys = 0;
@@ -78,12 +113,20 @@ std::vector<KeysFound> TableReader::readKeys(const std::vector<KeyRead>& reads,
     return results;
 }
 
-// A session that failed re-pulls nothing more: the page is cut for those that remain.
+// A session that failed re-pulls nothing more: the page is cut for those that remain. A page
+// is shared only once a share has shown how wide its records are: the first page's rows are
+// read here and measured.
 size_t TableReader::sessionsFor(size_t pageKeys) {
     others_.erase(std::remove_if(others_.begin(), others_.end(),
                                  [](RepullSession* session) { return !session->usable(); }),
                   others_.end());
-    return pageKeys >= kMinSharedPageKeys ? 1 + others_.size() : 1;
+    if (pageKeys < kMinSharedPageKeys || others_.empty() || widestMeanRecord_ == 0) return 1;
+    const size_t spooledKeys = pageKeys * others_.size() / (1 + others_.size());
+    return spooledKeys * widestMeanRecord_ <= kMaxSpooledBytes ? 1 + others_.size() : 1;
+}
+
+void TableReader::noteRecords(size_t memberBytes, size_t records) {
+    if (records > 0) widestMeanRecord_ = std::max(widestMeanRecord_, memberBytes / records);
 }
 
 // Rows already written stay written: after a change only the others are read again, under the
@@ -230,7 +273,9 @@ void TableReader::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
             Share& share = shares[s];
             const bool started = std::exchange(share.running, false);
             if (started && share.session->finish()) {
-                share.session->spool().writeTo(writer_);
+                RecordSpool& spool = share.session->spool();
+                noteRecords(spool.memberBytes(), spool.size());
+                spool.writeTo(writer_);
                 share.written = true;
                 observer_.repullShareMoved(true);
                 continue;
@@ -263,12 +308,14 @@ void TableReader::fetchShares(std::vector<Chunk>& chunks, std::vector<Share>& sh
 
 void TableReader::readHere(std::vector<Chunk>& chunks, Share& share, const KeyedRowSink& sink) {
     share.written = true;
+    MeasuringSink measured(writer_);
     try {
-        connection_.fetchRowsMany(fetchesOf(chunks, share, writer_, sink));
+        connection_.fetchRowsMany(fetchesOf(chunks, share, measured, sink));
     } catch (const DialectError& failure) {
         if (mayMeanTableChanged(failure)) throw TableChanged(failure);
         throw;
     }
+    noteRecords(measured.bytes(), measured.records());
 }
 
 // A row that does not fit its columns as described comes from a table that changed after it

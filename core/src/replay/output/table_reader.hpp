@@ -114,10 +114,14 @@ private:
     RunObserver& observer_;
     int64_t keysPerFetch_;
     RepullSessions others_;
+    // The largest mean size of a record's members in any share written so far, in bytes; 0
+    // until a share has made records.
+    size_t widestMeanRecord_ = 0;
 
     /// How many sessions a page of `pageKeys` keys is shared between (1: this one alone),
     /// once the sessions that failed are let go.
     size_t sessionsFor(size_t pageKeys);
+    void noteRecords(size_t memberBytes, size_t records);
     // `sessions`: how many sessions this page is shared between (1: this one alone).
     std::vector<Chunk> cutChunks(const std::vector<KeyRead>& reads, size_t pageKeys,
                                  size_t sessions) const;
