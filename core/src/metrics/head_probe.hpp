@@ -12,8 +12,8 @@
 #include <mutex>
 #include <thread>
 
-#include "plugin/connection_factory.hpp"
 #include "config/table_ref.hpp"
+#include "plugin/connection_factory.hpp"
 #include "replay/observe/run_observer.hpp"
 
 namespace tapdiffgen::core {

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "config/table_ref.hpp"
 #include "keys/key_spec.hpp"
 #include "plugin/journal_facts.hpp"
 #include "plugin/plugin.hpp"
-#include "config/table_ref.hpp"
 #include "tap-diffgen/dialect_abi.h"
 #include "util/tap_error.hpp"
 

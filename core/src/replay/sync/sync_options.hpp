@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config/tap_config.hpp"
 #include "config/table_ref.hpp"
+#include "config/tap_config.hpp"
 #include "replay/scan/page_sizer.hpp"
 
 namespace tapdiffgen::core {
