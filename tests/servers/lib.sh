@@ -94,6 +94,23 @@ tdg_stop_pid() {
     rm -f "$3"
 }
 
+# tdg_stop_server NAME: the stop command of a server that is one process: unless
+# TDG_TEST_KEEP_SERVERS is set, stops the process server_pid names (a function of the calling
+# script, which also sets DIR and PIDFILE), under the server's lock.
+tdg_stop_server() {
+    if tdg_keep_servers; then
+        tdg_log "TDG_TEST_KEEP_SERVERS is set: leaving the server running"
+        return 0
+    fi
+    [[ -d $DIR ]] || return 0
+    tdg_lock "$DIR/.lock"
+    local pid
+    pid=$(server_pid)
+    [[ -n $pid ]] || return 0
+    tdg_stop_pid "$pid" "$1" "$PIDFILE"
+    tdg_log "stopped"
+}
+
 # tdg_port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
 tdg_port_open() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null

@@ -107,17 +107,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-    if tdg_keep_servers; then
-        tdg_log "TDG_TEST_KEEP_SERVERS is set: leaving the server running"
-        return 0
-    fi
-    [[ -d $DIR ]] || return 0
-    tdg_lock "$DIR/.lock"
-    local pid
-    pid=$(server_pid)
-    [[ -n $pid ]] || return 0
-    tdg_stop_pid "$pid" prometheus "$PIDFILE"
-    tdg_log "stopped"
+    tdg_stop_server prometheus
 }
 
 cmd_status() {
