@@ -85,7 +85,9 @@ public:
     virtual void pageRead(const PageRead& page) { (void)page; }
     /// A query of the log that is not a page: bounds, gap re-reads, the first events of --test.
     virtual void journalQueried() {}
-    /// The log's newest id as last seen, from any read that sees it.
+    /// The log's newest id as last seen, from any read that sees it. The metrics' head probe
+    /// (metrics/head_probe.hpp) also makes this call, on a thread of its own, to its own
+    /// observer only.
     virtual void journalHeadSeen(int64_t newestId) { (void)newestId; }
     /// Events of a planned page that were late (below a bookmark), or bad and passed over
     /// under on_bad_event: skip.
