@@ -11,7 +11,7 @@
 #
 # The servers are the test servers (tests/servers/*.sh; started or reused, TDG_TEST_* ports);
 # the workload is built once and kept, as run.sh keeps it. The endpoint listens on
-# TDG_TEST_METRICS_PORT (default 59464).
+# TDG_TEST_METRICS_PORT (default 29464).
 # shellcheck source-path=SCRIPTDIR disable=SC2034 # the sourced parts read the settings
 set -euo pipefail
 
@@ -62,7 +62,7 @@ case $DIALECT in
 esac
 PG_PORT=${TDG_TEST_PG_PORT:-55432}
 MY_PORT=${TDG_TEST_MYSQL_PORT:-53306}
-METRICS_PORT=${TDG_TEST_METRICS_PORT:-59464}
+METRICS_PORT=${TDG_TEST_METRICS_PORT:-29464}
 mkdir -p "$WORK"
 
 # shellcheck source=lib.sh

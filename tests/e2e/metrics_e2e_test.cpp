@@ -207,8 +207,11 @@ void eventsBehindRiseWhileBlockedAndFallWhenRead(const DatabaseEnv& env,
         return prometheus.value(series("tap_diffgen_events_behind", table));
     };
 
-    REQUIRE_MESSAGE(waitFor([&] { return scraped(prometheus); }, drain),
-                    "Prometheus never scraped the tap's endpoint");
+    if (!waitFor([&] { return scraped(prometheus); }, drain)) {
+        const TapRun run = tap.stop();
+        FAIL("Prometheus never scraped the tap's endpoint; the tap ended with exit code "
+             << run.exitCode << " and said: " << run.stderrText);
+    }
     REQUIRE(waitFor(
         [&] {
             const auto events = behind();

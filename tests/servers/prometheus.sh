@@ -11,9 +11,9 @@
 #                          `TDG_TEST_METRICS_PORT` lines for the tests (stdout)
 #
 # Settings (environment):
-#   TDG_TEST_PROMETHEUS_PORT  the server's HTTP port on 127.0.0.1 (default 59090)
+#   TDG_TEST_PROMETHEUS_PORT  the server's HTTP port on 127.0.0.1 (default 29090)
 #   TDG_TEST_METRICS_PORT     the port of the tap's metrics endpoint it scrapes, on 127.0.0.1
-#                             (default 59464): the tests start their taps with it
+#                             (default 29464): the tests start their taps with it
 #   TDG_TEST_DIR              base directory (default /tmp/tap-diffgen-test); the server lives
 #                             in $TDG_TEST_DIR/prometheus: prometheus.yml, prometheus.log,
 #                             prometheus.pid and data/ (--storage.tsdb.path)
@@ -33,8 +33,8 @@ readonly SCRAPE_INTERVAL=250ms
 readonly JOB=tap-diffgen
 
 PROMETHEUS_BIN=${TDG_PROMETHEUS_BIN:-/usr/bin/prometheus}
-PORT=${TDG_TEST_PROMETHEUS_PORT:-59090}
-TARGET_PORT=${TDG_TEST_METRICS_PORT:-59464}
+PORT=${TDG_TEST_PROMETHEUS_PORT:-29090}
+TARGET_PORT=${TDG_TEST_METRICS_PORT:-29464}
 BASE=$(tdg_absolute "${TDG_TEST_DIR:-/tmp/tap-diffgen-test}")
 DIR=$BASE/prometheus
 CONFIG=$DIR/prometheus.yml
