@@ -15,9 +15,10 @@
 # the table: at 1% a page of 30,000 events holds each of its 10,000 keys three times, at 30%
 # and 100% every key once. Journals and the table are kept (with a fingerprint) and reused.
 #
-# At each point the tap, the JSON export of as many rows as it emitted records and the limit
-# (limit.sh, the client form) run in rounds taking turns (rotate_rounds in lib.sh), after one
-# run of the tap left out. Medians of the rounds: events/s, tap ÷ export, tap ÷ limit, peak RSS.
+# At each point the tap, the JSON export of as many rows as it emitted records, the limit
+# (limit.sh, the client form) and the ceiling (the limit on two sessions at once) run in rounds
+# taking turns (rotate_rounds in lib.sh), after one run of the tap left out. Medians of the
+# rounds: events/s, tap ÷ export, ceiling ÷ export, tap ÷ limit, peak RSS.
 # Each point's row is appended to $WORK/curve-rows.md as it is measured, so a run cut short
 # still leaves its points; --report-only prints the table and draws the plot from them.
 # shellcheck source-path=SCRIPTDIR disable=SC2034 # the sourced parts read the settings
@@ -220,10 +221,40 @@ curve_prepare_all() {
 curve_limit_runner() {
     local dialect=$1 prefix=$2 base
     base=$WORK/limit-$dialect-$prefix
-    "${dialect}_limit_statements" client "$prefix" 1 | cut -f2- >"$base-all.sql"
+    "${dialect}_limit_statements" client "$prefix" 1 >"$base.tsv"
+    cut -f2- "$base.tsv" >"$base-all.sql"
     # A failure in the statements' query leaves errexit behind in a command substitution.
     [[ -s $base-all.sql ]] || die "$dialect: $prefix: the limit's statements could not be made"
     limit_runner "$dialect" "$base-all.sql"
+}
+
+# curve_ceiling_runner DIALECT PREFIX -> the ceiling's runner: the statements the tap sends
+# (limit.sh's tap form: the drivers' page reads and fetches, their parameters written in) on
+# two client sessions at once, pages taking turns between them, every page's read with its
+# fetches. Nothing is done to the rows, and the tap's own work would share the same two cores
+# with its server's, so no tap can finish these reads sooner: the export's wall ÷ the
+# ceiling's wall is the highest tap ÷ export this machine allows. PostgreSQL's rows come in
+# COPY's binary format, as the tap's results do (text costs its server about 5% more);
+# MariaDB's text rows are what the tap's driver reads too. (The tap form, not the limit's
+# client form: MariaDB reads the client form's plain page filter by the journal's index on
+# the table's name, a lookup into the log for every event, twice the tap's time at 1%.)
+curve_ceiling_runner() {
+    local dialect=$1 prefix=$2 base half runner format=""
+    base=$WORK/limit-$dialect-$prefix
+    "${dialect}_limit_statements" tap "$prefix" 1 >"$base-tap.tsv"
+    [[ -s $base-tap.tsv ]] || die "$dialect: $prefix: the tap's statements could not be made"
+    [[ $dialect != pg ]] || format=' (FORMAT binary)'
+    for half in 0 1; do
+        awk -F'\t' -v half=$half '$1 == 0 { page++ } page % 2 == half' "$base-tap.tsv" | cut -f2- |
+            sed "s/ TO STDOUT;\$/ TO STDOUT$format;/" >"$base-ceiling-$half.sql"
+    done
+    runner=$base-ceiling.sh
+    {
+        printf 'bash %q &\n' "$(limit_runner "$dialect" "$base-ceiling-0.sql")"
+        printf 'bash %q &\n' "$(limit_runner "$dialect" "$base-ceiling-1.sql")"
+        printf 'wait -n && wait -n\n'
+    } >"$runner"
+    printf '%s' "$runner"
 }
 
 # curve_rss_mib LABEL ROUNDS -> the peak RSS of each counted round's run, MiB, one a line.
@@ -236,7 +267,7 @@ curve_rss_mib() {
 
 # curve_measure DIALECT N P: one point; appends its row to ROWS_FILE.
 curve_measure() {
-    local dialect=$1 n=$2 touched=$3 prefix key rounds tap limit reference
+    local dialect=$1 n=$2 touched=$3 prefix key rounds tap limit ceiling reference
     prefix=$(curve_prefix "$n" "$touched")
     key=$dialect:$prefix
     rounds=$(curve_rounds "$n")
@@ -246,23 +277,27 @@ curve_measure() {
     measure "$dialect" "warm-$dialect-$prefix" bash "$tap"
     tap_summary "$key" "$WORK/warm-$dialect-$prefix.err"
     limit=$(curve_limit_runner "$dialect" "$prefix")
+    ceiling=$(curve_ceiling_runner "$dialect" "$prefix")
     reference=$(reference_runner "$dialect" "$prefix" 1)
-    take_turns "$rounds" "$dialect" "$key" tap="$tap" reference="$reference" limit="$limit"
-    local tap_wall rss rss_max export_ratio limit_ratio
+    take_turns "$rounds" "$dialect" "$key" tap="$tap" reference="$reference" limit="$limit" \
+        ceiling="$ceiling"
+    local tap_wall rss rss_max export_ratio limit_ratio ceiling_ratio
     tap_wall=$(printf '%s' "${RESULT[$key:tap_walls]}" | median)
     rss=$(curve_rss_mib "tap-${key//:/-}" "$rounds" | median)
     rss_max=$(curve_rss_mib "tap-${key//:/-}" "$rounds" | sort -g | tail -n 1)
     export_ratio=$(turn_ratios "$key" reference tap | spread_cell)
     limit_ratio=$(turn_ratios "$key" limit tap | spread_cell)
+    ceiling_ratio=$(turn_ratios "$key" reference ceiling | spread_cell)
     local head
     head=$(printf '| %s | %s | %s%% |' "$(dialect_name "$dialect")" "$(group "$n")" "$touched")
     # A point measured again replaces its row.
     curve_forget "$ROWS_FILE" "$head"
     curve_forget "$WORK/curve-points.dat" "$dialect $touched $n "
-    printf '%s %s | %s | %s | %s | %s | %s | %s | %s MiB | %s MiB |\n' "$head" \
+    printf '%s %s | %s | %s | %s | %s | %s | %s | %s | %s MiB | %s MiB |\n' "$head" \
         "$(group "$((TABLE_ROWS * touched / 100))")" "$(group "${RESULT[$key:records]}")" "$rounds" \
         "$(group "$(calc "$n / $tap_wall")")" "$(group "$(calc "${RESULT[$key:records]} / $tap_wall")")" \
-        "$export_ratio" "$limit_ratio" "$(fmt %.1f "$rss")" "$(fmt %.1f "$rss_max")" >>"$ROWS_FILE"
+        "$export_ratio" "$ceiling_ratio" "$limit_ratio" "$(fmt %.1f "$rss")" "$(fmt %.1f "$rss_max")" \
+        >>"$ROWS_FILE"
     printf '%s %s %s %s %s\n' "$dialect" "$touched" "$n" "$(calc "$n / $tap_wall")" "$rss" >>"$WORK/curve-points.dat"
     log "  $(tail -n 1 "$ROWS_FILE")"
     curve_forget "$CPU_FILE" "$head"
@@ -271,17 +306,22 @@ curve_measure() {
 
 # curve_cpu_row KEY HEAD: the CPU the fastest tap run and the fastest export took, the tap's
 # own and its server's, and the share of the machine's two cores each kept busy. Where the
-# other work on the machine leaves less than both cores, the wall time follows the CPU.
+# other work on the machine leaves less than both cores, the wall time follows the CPU. Then
+# the fastest ceiling's client and server CPU, and the bound its server CPU alone sets: the
+# export's wall ÷ that CPU spread over every core, a ceiling no client, however lean, lifts.
 curve_cpu_row() {
-    local key=$1 tap_total export_total
+    local key=$1 tap_total export_total cores
+    cores=$(nproc)
     tap_total=$(calc "${RESULT[$key:tap_cpu]} + ${RESULT[$key:tap_server_cpu]}")
     export_total=$(calc "${RESULT[$key:reference_cpu]} + ${RESULT[$key:reference_server_cpu]}")
-    printf '%s %s s | %s s | %.0f%% | %s s | %s s | %.0f%% | %s |\n' "$2" \
+    printf '%s %s s | %s s | %.0f%% | %s s | %s s | %.0f%% | %s | %s s | %s s | %s |\n' "$2" \
         "$(fmt %.2f "${RESULT[$key:tap_cpu]}")" "$(fmt %.2f "${RESULT[$key:tap_server_cpu]}")" \
         "$(calc "100 * $tap_total / ${RESULT[$key:tap_wall]}")" \
         "$(fmt %.2f "${RESULT[$key:reference_cpu]}")" "$(fmt %.2f "${RESULT[$key:reference_server_cpu]}")" \
         "$(calc "100 * $export_total / ${RESULT[$key:reference_wall]}")" \
-        "$(fmt %.2f "$(calc "$tap_total / $export_total")")"
+        "$(fmt %.2f "$(calc "$tap_total / $export_total")")" \
+        "$(fmt %.2f "${RESULT[$key:ceiling_cpu]}")" "$(fmt %.2f "${RESULT[$key:ceiling_server_cpu]}")" \
+        "$(fmt %.2f "$(calc "${RESULT[$key:reference_wall]} * $cores / ${RESULT[$key:ceiling_server_cpu]}")")"
 }
 
 # curve_forget FILE START: FILE without its lines that begin with START.
@@ -293,13 +333,13 @@ curve_forget() {
 
 curve_report() {
     [[ -s $ROWS_FILE ]] || die "no point measured yet ($ROWS_FILE)"
-    printf '| database | events | touched | rows touched | records | rounds | tap events/s | tap records/s | tap ÷ export | tap ÷ limit | tap peak RSS, median | highest |\n'
-    printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+    printf '| database | events | touched | rows touched | records | rounds | tap events/s | tap records/s | tap ÷ export | ceiling ÷ export | tap ÷ limit | tap peak RSS, median | highest |\n'
+    printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     cat "$ROWS_FILE"
     if [[ -s $CPU_FILE ]]; then
         printf '\nCPU of the fastest tap run and the fastest export of each point (100%% is one core):\n\n'
-        printf '| database | events | touched | tap CPU | server CPU during the tap | cores busy | export client CPU | server CPU during the export | cores busy | CPU, tap ÷ export |\n'
-        printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+        printf '| database | events | touched | tap CPU | server CPU during the tap | cores busy | export client CPU | server CPU during the export | cores busy | CPU, tap ÷ export | ceiling client CPU | server CPU during the ceiling | its server CPU alone ÷ export |\n'
+        printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
         cat "$CPU_FILE"
     fi
     curve_plot
