@@ -70,8 +70,12 @@ pg_client_page_sql() {
     printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
     printf " WHERE id > @after@ AND tablename = ANY ('%s') ORDER BY id LIMIT @limit@" "$2"
 }
+# MariaDB would read the plain filter through the journal's (tablename, id) index as a `ref` on
+# the name, walking every entry of the table from the log's start up to the page for every
+# page (EXPLAIN: ref, "Using index condition"): a quadratic scan, 101 s for the 10,000,000
+# events where the tap took 15 s. The page is a range of the primary key, as the tap reads it.
 my_client_page_sql() {
-    printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen' "$1"
+    printf 'SELECT id, tablename, table_id, op, ts_created FROM %s_diffgen FORCE INDEX (PRIMARY)' "$1"
     printf ' WHERE id > @after@ AND tablename IN (%s) ORDER BY id LIMIT @limit@' "$2"
 }
 
