@@ -16,7 +16,7 @@
 # and 100% every key once. Journals and the table are kept (with a fingerprint) and reused.
 #
 # At each point the tap, the JSON export of as many rows as it emitted records, the limit
-# (limit.sh, the client form) and the ceiling (the limit on two sessions at once) run in rounds
+# (limit.sh, the client form) and the ceiling (the tap's statements on two sessions) run in rounds
 # taking turns (rotate_rounds in lib.sh), after one run of the tap left out. Medians of the
 # rounds: events/s, tap ÷ export, ceiling ÷ export, tap ÷ limit, peak RSS.
 # Each point's row is appended to $WORK/curve-rows.md as it is measured, so a run cut short
@@ -221,8 +221,7 @@ curve_prepare_all() {
 curve_limit_runner() {
     local dialect=$1 prefix=$2 base
     base=$WORK/limit-$dialect-$prefix
-    "${dialect}_limit_statements" client "$prefix" 1 >"$base.tsv"
-    cut -f2- "$base.tsv" >"$base-all.sql"
+    "${dialect}_limit_statements" client "$prefix" 1 | cut -f2- >"$base-all.sql"
     # A failure in the statements' query leaves errexit behind in a command substitution.
     [[ -s $base-all.sql ]] || die "$dialect: $prefix: the limit's statements could not be made"
     limit_runner "$dialect" "$base-all.sql"
@@ -231,13 +230,13 @@ curve_limit_runner() {
 # curve_ceiling_runner DIALECT PREFIX -> the ceiling's runner: the statements the tap sends
 # (limit.sh's tap form: the drivers' page reads and fetches, their parameters written in) on
 # two client sessions at once, pages taking turns between them, every page's read with its
-# fetches. Nothing is done to the rows, and the tap's own work would share the same two cores
-# with its server's, so no tap can finish these reads sooner: the export's wall ÷ the
-# ceiling's wall is the highest tap ÷ export this machine allows. PostgreSQL's rows come in
-# COPY's binary format, as the tap's results do (text costs its server about 5% more);
-# MariaDB's text rows are what the tap's driver reads too. (The tap form, not the limit's
-# client form: MariaDB reads the client form's plain page filter by the journal's index on
-# the table's name, a lookup into the log for every event, twice the tap's time at 1%.)
+# fetches: the tap's reads exactly, where the limit's client form is the client's own fastest
+# way to the same rows. Nothing is done to the rows, and the tap's own work would share the
+# same two cores with its server's, so a tap finishes sooner only by spending less on its side
+# than the database's client does: the export's wall ÷ the ceiling's wall is about the highest
+# tap ÷ export this machine allows (curve_cpu_row gives the strict bound). PostgreSQL's rows
+# come in COPY's binary format, as the tap's results do (text costs its server about 5% more);
+# MariaDB's text rows are what the tap's driver reads too.
 curve_ceiling_runner() {
     local dialect=$1 prefix=$2 base half runner format=""
     base=$WORK/limit-$dialect-$prefix
@@ -337,7 +336,7 @@ curve_report() {
     printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     cat "$ROWS_FILE"
     if [[ -s $CPU_FILE ]]; then
-        printf '\nCPU of the fastest tap run and the fastest export of each point (100%% is one core):\n\n'
+        printf '\nCPU of the fastest tap run, export and ceiling of each point (100%% is one core):\n\n'
         printf '| database | events | touched | tap CPU | server CPU during the tap | cores busy | export client CPU | server CPU during the export | cores busy | CPU, tap ÷ export | ceiling client CPU | server CPU during the ceiling | its server CPU alone ÷ export |\n'
         printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
         cat "$CPU_FILE"
