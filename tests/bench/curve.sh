@@ -125,16 +125,7 @@ curve_rounds() {
 
 # curve_table_sql DIALECT: the table, filled with keys 1..TABLE_ROWS at version 0.
 curve_table_sql() {
-    local dialect=$1 table values=() series
-    table=$(workload_tables "$CURVE_TABLE_PREFIX" 1)
-    "${dialect}_table_create_sql" "$table"
-    mapfile -t values < <("${dialect}_row_values" seq 0)
-    if [[ $dialect == pg ]]; then
-        series="generate_series(1, $TABLE_ROWS) AS g(seq)"
-    else
-        series="seq_1_to_$TABLE_ROWS"
-    fi
-    printf 'INSERT INTO %s SELECT seq, %s FROM %s;\n' "$table" "$(join_by ', ' "${values[@]}")" "$series"
+    workload_filled_table_sql "$1" "$(workload_tables "$CURVE_TABLE_PREFIX" 1)" "$TABLE_ROWS"
 }
 
 # curve_journal_sql DIALECT N P: the diffgen objects of that point's prefix and its N events.

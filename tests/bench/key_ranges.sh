@@ -32,22 +32,15 @@ source "$BENCH/lib.sh"
 source "$BENCH/workload.sh"
 
 prepare() {
-    local values=()
     if [[ $(pg_value "SELECT count(*) FROM pg_tables WHERE tablename = '$TABLE'") == 0 ]]; then
-        mapfile -t values < <(pg_row_values g 0)
         {
-            pg_table_create_sql "$TABLE"
-            printf 'INSERT INTO %s SELECT g, %s FROM generate_series(1, %s) AS g;\n' \
-                "$TABLE" "$(join_by ', ' "${values[@]}")" "$ROWS"
+            workload_filled_table_sql pg "$TABLE" "$ROWS"
             printf 'VACUUM ANALYZE %s;\n' "$TABLE"
         } | pg_sql >/dev/null
     fi
     if [[ $(my_value "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '$TABLE'") == 0 ]]; then
-        mapfile -t values < <(my_row_values seq 0)
         {
-            my_table_create_sql "$TABLE"
-            printf 'INSERT INTO %s SELECT seq, %s FROM seq_1_to_%s;\n' \
-                "$TABLE" "$(join_by ', ' "${values[@]}")" "$ROWS"
+            workload_filled_table_sql my "$TABLE" "$ROWS"
             printf 'ANALYZE TABLE %s;\n' "$TABLE"
         } | my_sql >/dev/null
     fi

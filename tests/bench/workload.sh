@@ -358,6 +358,20 @@ CREATE TABLE $1 (
 );
 SQL
 }
+
+# workload_filled_table_sql DIALECT TABLE ROWS: a workload table holding keys 1 … ROWS, every
+# row at version 0, in one INSERT … SELECT over the database's own number series.
+workload_filled_table_sql() {
+    local dialect=$1 table=$2 rows=$3 values=() series
+    "${dialect}_table_create_sql" "$table"
+    mapfile -t values < <("${dialect}_row_values" seq 0)
+    if [[ $dialect == pg ]]; then
+        series="generate_series(1, $rows) AS g(seq)"
+    else
+        series="seq_1_to_$rows"
+    fi
+    printf 'INSERT INTO %s SELECT seq, %s FROM %s;\n' "$table" "$(join_by ', ' "${values[@]}")" "$series"
+}
 my_table_trigger_sql() {
     printf "CALL %s_diffgen_attach('%s');\n" "$1" "$2"
 }
